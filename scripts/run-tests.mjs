@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Runs the test files under test/ and service/test/ with Node's test runner (TypeScript via tsx).
+// `node scripts/run-tests.mjs [group...]` limits the run to folders named like the groups.
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const roots = ['test', 'service/test'];
+const groups = process.argv.slice(2);
+
+function walk(dir) {
+  let out = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out = out.concat(walk(full));
+    else if (name.endsWith('.test.ts')) out.push(full);
+  }
+  return out;
+}
+
+const files = roots
+  .flatMap((r) => { try { return walk(r); } catch { return []; } })
+  .filter((f) => groups.length === 0 || groups.some((g) => relative('.', f).split('/').includes(g)))
+  .sort();
+
+if (files.length === 0) {
+  console.error(`no test files found for ${groups.join(', ') || 'all groups'}`);
+  process.exit(1);
+}
+
+const concurrency = process.env.TEST_CONCURRENCY ?? '1';
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  { stdio: 'inherit', env: process.env },
+);
+process.exit(result.status ?? 1);
