@@ -1,0 +1,212 @@
+// The internal contract between the parts of the local service. Each part (HTTP platform,
+// jobs, scrape engine, browser, search, support) implements or consumes these shapes, so
+// they can be built and tested apart and wired together in one place (service/src/app.ts).
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** Route groups: the unit for rate limits, activity listing and pricing. */
+export type RouteGroup =
+  | 'scrape' | 'interact' | 'crawl' | 'crawl_status' | 'batch_scrape' | 'batch_status'
+  | 'map' | 'search' | 'browser' | 'support' | 'team' | 'extract';
+
+/** Endpoints as the activity listing names them (reference 4.4). */
+export type ActivityEndpoint =
+  | 'scrape' | 'crawl' | 'batch_scrape' | 'search' | 'extract' | 'llmstxt'
+  | 'deep_research' | 'map' | 'agent' | 'browser' | 'interact';
+
+export interface TeamFeatures {
+  ignoreRobotsTxt: boolean;
+  zeroDataRetention: boolean;
+  /** Search `enterprise` options this team may use. */
+  searchEnterprise: Array<'anon' | 'zdr'>;
+}
+
+export interface FaultConfig {
+  /** Probability 0..1 that a request to a matching route answers `errorStatus`. */
+  errorRate?: number;
+  errorStatus?: number;
+  /** Route patterns (e.g. "POST /v2/crawl", "GET /v2/crawl/:id") the error rate applies to; all when absent. */
+  routes?: string[];
+  /** Added latency per request, ms. */
+  latencyMs?: number;
+  /** While now < until, every request answers 429 with Retry-After = retryAfterSec. */
+  rateLimitStorm?: { until: number; retryAfterSec: number };
+  /** Drop (never deliver) this fraction of webhooks, 0..1; or delay each by delayMs. */
+  webhookDropRate?: number;
+  webhookDelayMs?: number;
+  /** Jobs whose start URL matches this regex fail at kickoff. */
+  failKickoffPattern?: string;
+  /** Process the next N job-start requests (crawl/batch) but drop their response (socket closed). */
+  dropNextStartResponses?: number;
+}
+
+export interface TeamConfig {
+  id: string;
+  apiKeys: string[];
+  /** Plan credits per billing period (a calendar month). */
+  credits: number;
+  /** Requests per minute per route group; absent = unlimited. */
+  rateLimits: Partial<Record<RouteGroup, number>>;
+  /** Pages scraped at once across all of this team's jobs. */
+  concurrency: number;
+  maxBrowserSessions: number;
+  /** HMAC secret for webhook signatures; no signature header when absent. */
+  webhookSecret?: string;
+  features: TeamFeatures;
+  faults?: FaultConfig;
+}
+
+/** A request as a route handler sees it, after auth, rate limit and JSON parsing. */
+export interface RouteRequest {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+  headers: IncomingHttpHeaders;
+  team: TeamConfig;
+  apiKey: string;
+  requestId: string;
+  /** Origin the client used, e.g. "http://127.0.0.1:3002": absolute URLs in responses are built from it. */
+  baseUrl: string;
+  signal: AbortSignal;
+}
+
+export interface RouteResponse {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type RouteHandler = (req: RouteRequest) => Promise<RouteResponse> | RouteResponse;
+
+export interface RouteOptions {
+  group: RouteGroup;
+}
+
+/** Registers handlers; patterns use `:name` segments, e.g. "/v2/crawl/:id/errors". */
+export interface Router {
+  add(method: 'GET' | 'POST' | 'DELETE', pattern: string, handler: RouteHandler, options: RouteOptions): void;
+}
+
+/** Thrown by handlers; the platform turns it into `{ success:false, error, code?, details? }`. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code?: string;
+  readonly details?: unknown;
+  readonly headers?: Record<string, string>;
+  /** Extra top-level members of the error body (e.g. `id` on an idempotency 409). */
+  readonly extra?: Record<string, unknown>;
+  constructor(
+    status: number,
+    message: string,
+    init: { code?: string; details?: unknown; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.code = init.code;
+    this.details = init.details;
+    this.headers = init.headers;
+    this.extra = init.extra;
+  }
+}
+
+/** Credits: one ledger for every priced operation (prices live in billing/prices.ts). */
+export interface CreditLedger {
+  remaining(teamId: string): number;
+  /** Records a charge; never throws for lack of credits (callers check `remaining` first). */
+  charge(entry: { teamId: string; apiKey: string; credits: number; reason: string; jobId?: string }): void;
+  periods(teamId: string, byApiKey: boolean): Array<{ startDate: string; endDate: string; apiKey?: string; totalCredits: number }>;
+  usage(teamId: string): { remainingCredits: number; planCredits: number; billingPeriodStart: string; billingPeriodEnd: string };
+}
+
+export interface ActivityRecord {
+  id: string;
+  teamId: string;
+  endpoint: ActivityEndpoint;
+  createdAt: number;
+  target: string;
+}
+
+export interface ActivityLog {
+  record(entry: ActivityRecord): void;
+  list(teamId: string, opts: { endpoint?: ActivityEndpoint; limit: number; cursor?: string }): { data: ActivityRecord[]; cursor: string | null; hasMore: boolean };
+}
+
+/** A webhook as accepted in requests: a URL string or the object form of the contract notes. */
+export interface WebhookSpec {
+  url: string;
+  headers?: Record<string, string>;
+  metadata?: Record<string, string>;
+  events?: Array<'started' | 'page' | 'completed' | 'failed'>;
+}
+
+export interface WebhookEvent {
+  type: 'crawl.started' | 'crawl.page' | 'crawl.completed' | 'crawl.failed'
+    | 'batch_scrape.started' | 'batch_scrape.page' | 'batch_scrape.completed' | 'batch_scrape.failed';
+  jobId: string;
+  success: boolean;
+  data: unknown[];
+  error?: string;
+}
+
+export interface WebhookDispatcher {
+  /** Queues one delivery (signing, event filter, retries with the same webhookId); never throws. */
+  send(team: TeamConfig, spec: WebhookSpec, event: WebhookEvent): void;
+}
+
+/** A scraped page document (reference 2.8 page document). */
+export interface PageDocument {
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  images?: string[];
+  screenshot?: string;
+  summary?: string;
+  json?: unknown;
+  actions?: unknown;
+  metadata: PageMetadata;
+}
+
+export interface PageMetadata {
+  title?: string;
+  description?: string;
+  language?: string;
+  keywords?: string;
+  sourceURL: string;
+  url: string;
+  statusCode: number;
+  contentType?: string;
+  scrapeId: string;
+  error?: string;
+  proxyUsed?: string;
+  creditsUsed?: number;
+  [key: string]: unknown;
+}
+
+export interface ScrapeRequestContext {
+  scrapeId: string;
+  team: TeamConfig;
+  signal?: AbortSignal;
+}
+
+export interface ScrapeOutcome {
+  document: PageDocument;
+  /** Every absolute http(s) link found on the page, for crawl discovery (independent of `formats`). */
+  discoveredLinks: string[];
+  /** Which engine produced the page. */
+  engine: 'http' | 'browser';
+  /** The exact options used, kept so interact can replay the page state. */
+  options: Record<string, unknown>;
+}
+
+export interface ScrapeEngine {
+  /**
+   * Scrapes one URL with validated scrape options (the zod output of the scrape schema).
+   * Throws HttpError (408 SCRAPE_TIMEOUT, 500 SCRAPE_ALL_ENGINES_FAILED, 400 for options
+   * this engine cannot honour) on failure; non-2xx pages are documents with statusCode/error.
+   */
+  scrape(url: string, options: Record<string, unknown>, ctx: ScrapeRequestContext): Promise<ScrapeOutcome>;
+  close(): Promise<void>;
+}
