@@ -210,3 +210,59 @@ export interface ScrapeEngine {
   scrape(url: string, options: Record<string, unknown>, ctx: ScrapeRequestContext): Promise<ScrapeOutcome>;
   close(): Promise<void>;
 }
+
+/** A finished (or failed) single-page scrape, kept for GET /v2/scrape/{id} and interact replay. */
+export interface ScrapeRecord {
+  id: string;
+  teamId: string;
+  apiKey: string;
+  url: string;
+  /** Validated scrape options, replayed by interact (url, waitFor, actions...). */
+  options: Record<string, unknown>;
+  document: PageDocument | null;
+  error?: string;
+  createdAt: number;
+  expiresAt: number;
+  zeroDataRetention: boolean;
+}
+
+export interface ScrapeRecords {
+  put(record: ScrapeRecord): void;
+  /** undefined when unknown or expired. */
+  get(id: string): ScrapeRecord | undefined;
+}
+
+/** Fault injection, set per team in the config or at runtime (tests). */
+export interface FaultInjector {
+  get(teamId: string): FaultConfig;
+  set(teamId: string, faults: FaultConfig | undefined): void;
+  /** Whether a job for this URL must fail at kickoff. */
+  failsKickoff(teamId: string, url: string): boolean;
+  /** Decrements and returns true when the next job-start response must be dropped. */
+  takeDroppedStartResponse(teamId: string): boolean;
+}
+
+export interface ServiceConfig {
+  /** How long finished jobs and scrapes stay readable. Default 24 h. */
+  jobTtlMs: number;
+  webhook: { timeoutMs: number; retryDelaysMs: number[] };
+  /** Only loopback destinations are fetched unless this is true. */
+  allowNonLoopback: boolean;
+  /** Largest serialized page of job results, bytes (10 MiB). */
+  pageByteLimit: number;
+}
+
+/** What every route module receives; built once in service/src/app.ts. */
+export interface ServiceContext {
+  config: ServiceConfig;
+  teams: { byId(id: string): TeamConfig | undefined; all(): TeamConfig[] };
+  ledger: CreditLedger;
+  activity: ActivityLog;
+  webhooks: WebhookDispatcher;
+  faults: FaultInjector;
+  scrapeEngine: ScrapeEngine;
+  scrapes: ScrapeRecords;
+  now(): number;
+  /** Registers cleanup run by close(): stop timers, abort running jobs, close browsers. */
+  onClose(fn: () => Promise<void> | void): void;
+}
