@@ -1,0 +1,2 @@
+export { resolveTemporalCli, temporalCliCacheDir, TEMPORAL_CLI_VERSION } from './temporal-cli.js';
+export type { ResolvedTemporalCli, TemporalCliSource } from './temporal-cli.js';
