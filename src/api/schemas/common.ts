@@ -1,0 +1,61 @@
+// Building blocks shared by the request schemas.
+//
+// Defaults: no schema here applies `.default()`. The local service validates incoming
+// bodies with these same schemas and must tell "absent" from "default" (for example a
+// crawl `limit` that is absent is clamped to the team's credits, an explicit one is not),
+// so parsing never invents values; the service applies the reference's defaults itself.
+import { z } from 'zod';
+
+/** Keys that official SDKs send on every request; accepted by every body. */
+export const sdkKeys = {
+  origin: z.string().optional(),
+  integration: z.string().optional(),
+};
+
+/** A request body: strict (unknown key = error) plus the SDK keys. */
+export function body<T extends z.core.$ZodLooseShape>(shape: T) {
+  return z.strictObject({ ...shape, ...sdkKeys });
+}
+
+export const httpUrl = z.url({ protocol: /^https?$/ });
+
+export const uuid = z.uuid();
+
+export const nonEmpty = z.string().min(1);
+
+export const int = z.number().int();
+
+export const stringRecord = z.record(z.string(), z.string());
+
+export const sitemapMode = z.enum(['skip', 'include', 'only']);
+
+/** ISO 3166-1 alpha-2 code; case is not significant on the hosted service. */
+export const countryCode = z.string().regex(/^[A-Za-z]{2}$/, { error: 'must be a two-letter ISO country code' });
+
+export const locationSchema = z.strictObject({
+  country: countryCode.optional(),
+  languages: z.array(nonEmpty).optional(),
+});
+
+/** Profile object (2.2). */
+export const profileSchema = z.strictObject({
+  name: z.string().min(1).max(128),
+  saveChanges: z.boolean().optional(),
+});
+
+// Query strings arrive as text on the server and as numbers/booleans from the client;
+// both are accepted and the output is always the typed value.
+export function queryInt(min: number, max?: number) {
+  let n = z.number().int().min(min);
+  if (max !== undefined) n = n.max(max);
+  return z
+    .union([z.number(), z.string().trim().regex(/^-?\d+$/, { error: 'must be an integer' }).transform(Number)])
+    .pipe(n);
+}
+
+export const queryBool = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
+]);
+
+export const jobIdSchema = uuid;

@@ -1,0 +1,67 @@
+// POST /v2/crawl (4.5), POST /v2/crawl/params-preview (4.6) and the status page query.
+import { z } from 'zod';
+import { body, httpUrl, int, nonEmpty, queryInt, sitemapMode } from './common.js';
+import { scrapeOptionsSchema } from './scrape.js';
+import { webhookSpecSchema } from './webhook.js';
+
+/** Max length of the natural-language prompt (4.6, limits table). */
+export const MAX_CRAWL_PROMPT = 10_000;
+
+/** A path pattern: the service compiles it with `new RegExp`, so it must compile here too. */
+export const pathPatternSchema = z.string().superRefine((pattern, ctx) => {
+  try {
+    new RegExp(pattern);
+  } catch (err) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be a valid regular expression (${err instanceof Error ? err.message : String(err)})`,
+    });
+  }
+});
+
+export const crawlRequestSchema = body({
+  url: httpUrl,
+  prompt: z.string().min(1).max(MAX_CRAWL_PROMPT).optional(),
+  excludePaths: z.array(pathPatternSchema).optional(),
+  includePaths: z.array(pathPatternSchema).optional(),
+  maxDiscoveryDepth: int.min(0).optional(),
+  sitemap: sitemapMode.optional(),
+  ignoreQueryParameters: z.boolean().optional(),
+  regexOnFullURL: z.boolean().optional(),
+  limit: int.min(1).optional(),
+  crawlEntireDomain: z.boolean().optional(),
+  allowExternalLinks: z.boolean().optional(),
+  allowSubdomains: z.boolean().optional(),
+  ignoreRobotsTxt: z.boolean().optional(),
+  robotsUserAgent: nonEmpty.optional(),
+  delay: z.number().min(0).optional(),
+  maxConcurrency: int.min(1).optional(),
+  webhook: webhookSpecSchema.optional(),
+  scrapeOptions: scrapeOptionsSchema.optional(),
+  zeroDataRetention: z.boolean().optional(),
+});
+
+export const crawlParamsPreviewRequestSchema = body({
+  url: httpUrl,
+  prompt: z.string().min(1).max(MAX_CRAWL_PROMPT),
+});
+
+/**
+ * Largest page size a status GET accepts. The reference names none; the default page is
+ * 100 items and pages are also cut at 10 MiB, so 1000 is generous without letting one
+ * request serialize a whole large job.
+ */
+export const MAX_STATUS_PAGE_LIMIT = 1000;
+
+/** Query of GET /v2/crawl/{id} and GET /v2/batch/scrape/{id}. */
+export const jobStatusQuerySchema = z.strictObject({
+  skip: queryInt(0).optional(),
+  limit: queryInt(1, MAX_STATUS_PAGE_LIMIT).optional(),
+});
+
+export type CrawlRequest = z.input<typeof crawlRequestSchema>;
+export type CrawlRequestParsed = z.output<typeof crawlRequestSchema>;
+export type CrawlParamsPreviewRequest = z.input<typeof crawlParamsPreviewRequestSchema>;
+export type CrawlParamsPreviewRequestParsed = z.output<typeof crawlParamsPreviewRequestSchema>;
+export type JobStatusQuery = z.input<typeof jobStatusQuerySchema>;
+export type JobStatusQueryParsed = z.output<typeof jobStatusQuerySchema>;

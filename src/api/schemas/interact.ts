@@ -1,0 +1,21 @@
+// POST /v2/scrape/{jobId}/interact (4.1).
+import { z } from 'zod';
+import { body, int } from './common.js';
+
+export const MAX_INTERACT_CODE = 100_000;
+export const MAX_INTERACT_PROMPT = 10_000;
+
+export const interactRequestSchema = body({
+  code: z.string().min(1).max(MAX_INTERACT_CODE).optional(),
+  prompt: z.string().min(1).max(MAX_INTERACT_PROMPT).optional(),
+  // Only used with code; with a prompt the service ignores it (4.1), so it is not an error.
+  language: z.enum(['python', 'node', 'bash']).optional(),
+  timeout: int.min(1).max(300).optional(),
+}).superRefine((value, ctx) => {
+  if ((value.code === undefined) === (value.prompt === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [], message: 'exactly one of code or prompt is required' });
+  }
+});
+
+export type InteractRequest = z.input<typeof interactRequestSchema>;
+export type InteractRequestParsed = z.output<typeof interactRequestSchema>;

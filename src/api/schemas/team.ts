@@ -1,0 +1,33 @@
+// Team queries: activity listing (4.4) and historical credit usage (4.14).
+import { z } from 'zod';
+import { nonEmpty, queryBool, queryInt } from './common.js';
+
+export const activityEndpoints = [
+  'scrape',
+  'crawl',
+  'batch_scrape',
+  'search',
+  'extract',
+  'llmstxt',
+  'deep_research',
+  'map',
+  'agent',
+  'browser',
+  'interact',
+] as const;
+
+export const activityQuerySchema = z.strictObject({
+  endpoint: z.enum(activityEndpoints).optional(),
+  limit: queryInt(1, 100).optional(),
+  cursor: nonEmpty.optional(),
+});
+
+export const historicalCreditUsageQuerySchema = z.strictObject({
+  byApiKey: queryBool.optional(),
+});
+
+export type ActivityEndpoint = (typeof activityEndpoints)[number];
+export type ActivityQuery = z.input<typeof activityQuerySchema>;
+export type ActivityQueryParsed = z.output<typeof activityQuerySchema>;
+export type HistoricalCreditUsageQuery = z.input<typeof historicalCreditUsageQuerySchema>;
+export type HistoricalCreditUsageQueryParsed = z.output<typeof historicalCreditUsageQuerySchema>;
