@@ -75,6 +75,11 @@ export interface RouteResponse {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
+  /**
+   * Fault injection (`dropNextStartResponses`): the request has been processed, but the
+   * platform destroys the socket instead of answering, as a lost response would look.
+   */
+  dropConnection?: boolean;
 }
 
 export type RouteHandler = (req: RouteRequest) => Promise<RouteResponse> | RouteResponse;
@@ -115,7 +120,7 @@ export class HttpError extends Error {
 export interface CreditLedger {
   remaining(teamId: string): number;
   /** Records a charge; never throws for lack of credits (callers check `remaining` first). */
-  charge(entry: { teamId: string; apiKey: string; credits: number; reason: string; jobId?: string }): void;
+  charge(entry: { teamId: string; apiKey: string; credits: number; reason: string; jobId?: string; /** epoch ms; default now */ at?: number }): void;
   periods(teamId: string, byApiKey: boolean): Array<{ startDate: string; endDate: string; apiKey?: string; totalCredits: number }>;
   usage(teamId: string): { remainingCredits: number; planCredits: number; billingPeriodStart: string; billingPeriodEnd: string };
 }
@@ -152,7 +157,7 @@ export interface WebhookEvent {
 
 export interface WebhookDispatcher {
   /** Queues one delivery (signing, event filter, retries with the same webhookId); never throws. */
-  send(team: TeamConfig, spec: WebhookSpec, event: WebhookEvent): void;
+  send(team: TeamConfig, spec: WebhookSpec | string, event: WebhookEvent): void;
 }
 
 /** A scraped page document (reference 2.8 page document). */

@@ -1,0 +1,1 @@
+export { MemoryActivityLog, ACTIVITY_WINDOW_MS } from './log.js';

@@ -1,0 +1,49 @@
+// Fault injection per team: from the config file, replaced at runtime with set().
+import type { FaultConfig, FaultInjector, TeamConfig } from '../core/contract.js';
+
+export class TeamFaultInjector implements FaultInjector {
+  private readonly overrides = new Map<string, FaultConfig | undefined>();
+  /** Remaining dropped start responses per team, counted down by takeDroppedStartResponse. */
+  private readonly dropsLeft = new Map<string, number>();
+
+  constructor(
+    private readonly teams: { byId(id: string): TeamConfig | undefined },
+    /** 0 <= random() < 1; injectable so tests are deterministic. */
+    readonly random: () => number = Math.random,
+  ) {}
+
+  get(teamId: string): FaultConfig {
+    if (this.overrides.has(teamId)) return this.overrides.get(teamId) ?? {};
+    return this.teams.byId(teamId)?.faults ?? {};
+  }
+
+  set(teamId: string, faults: FaultConfig | undefined): void {
+    this.overrides.set(teamId, faults);
+    this.dropsLeft.delete(teamId);
+  }
+
+  failsKickoff(teamId: string, url: string): boolean {
+    const pattern = this.get(teamId).failKickoffPattern;
+    if (!pattern) return false;
+    try {
+      return new RegExp(pattern).test(url);
+    } catch {
+      return false;
+    }
+  }
+
+  takeDroppedStartResponse(teamId: string): boolean {
+    const left = this.dropsLeft.get(teamId) ?? this.get(teamId).dropNextStartResponses ?? 0;
+    if (left <= 0) {
+      this.dropsLeft.set(teamId, 0);
+      return false;
+    }
+    this.dropsLeft.set(teamId, left - 1);
+    return true;
+  }
+
+  /** True with probability `rate`. */
+  chance(rate: number | undefined): boolean {
+    return rate !== undefined && rate > 0 && this.random() < rate;
+  }
+}

@@ -1,0 +1,1 @@
+export { RateLimiter, RATE_WINDOW_MS, type RateDecision } from './limiter.js';
