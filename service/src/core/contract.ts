@@ -235,6 +235,8 @@ export interface ScrapeRecords {
   put(record: ScrapeRecord): void;
   /** undefined when unknown or expired. */
   get(id: string): ScrapeRecord | undefined;
+  /** The team's unexpired records, newest first (support diagnosis). */
+  byTeam?(teamId: string): ScrapeRecord[];
 }
 
 /** Fault injection, set per team in the config or at runtime (tests). */

@@ -1,53 +1,31 @@
 // Helpers route modules use to check input: bodies against the shared zod schemas,
 // job ids, ownership and query parameters. All throw HttpError values.
 import type { z } from 'zod';
-import type { TeamConfig } from '../core/contract.js';
+// The only import from the package outside service/: the shared request schemas.
+import { formatIssues, summarizeIssues } from '../../../src/api/schemas/index.js';
+import type { HttpError, TeamConfig } from '../core/contract.js';
 import { badRequest, forbidden } from './errors.js';
 
-/** Keys every body may carry because official SDKs send them (contract notes). */
-const TELEMETRY_KEYS = ['origin', 'integration'] as const;
-
-export interface IssueDetail {
-  path: Array<string | number>;
-  message: string;
-}
-
-export function issueDetails(issues: ReadonlyArray<z.core.$ZodIssue>): IssueDetail[] {
-  return issues.map((issue) => ({
-    path: issue.path.map((p) => (typeof p === 'number' ? p : String(p))),
-    message: issue.message,
-  }));
-}
-
-function describe(details: IssueDetail[]): string {
-  const first = details[0];
-  const where = first.path.length ? `${first.path.join('.')}: ` : '';
-  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
-  return `Bad Request: ${where}${first.message}${more}`;
-}
-
 /**
- * Validates a JSON body with a (strict) shared request schema. String `origin` and
- * `integration` members are accepted and removed before validation.
+ * Validates a JSON body with a shared request schema of `src/api/schemas` (strict, with
+ * `origin`/`integration` accepted); 400 BAD_REQUEST with `details` = [{ path, message }].
  */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const telemetryIssues: IssueDetail[] = [];
-  let input = body;
-  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
-    const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-    for (const key of TELEMETRY_KEYS) {
-      if (!(key in copy)) continue;
-      if (typeof copy[key] !== 'string') telemetryIssues.push({ path: [key], message: 'Invalid input: expected string' });
-      delete copy[key];
-    }
-    input = copy;
-  }
-  const parsed = schema.safeParse(input);
-  const details = [...telemetryIssues, ...(parsed.success ? [] : issueDetails(parsed.error.issues))];
-  if (details.length > 0 || !parsed.success) {
-    throw badRequest(details.length ? describe(details) : 'Bad Request', details);
-  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw validationError(parsed.error);
   return parsed.data;
+}
+
+/** Validates query parameters (first value of each name) with a shared query schema. */
+export function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParams): z.output<S> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of query) if (!(name in values)) values[name] = value;
+  return parseBody(schema, values);
+}
+
+export function validationError(error: z.ZodError): HttpError {
+  const details = formatIssues(error);
+  return badRequest(`Bad Request: ${summarizeIssues(error) || 'invalid request'}`, details);
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -59,7 +37,7 @@ export function isUuid(value: string): boolean {
 /** 400 unless `id` is a UUID (job ids, scrape ids, session ids). */
 export function assertJobId(id: string | undefined, name = 'job id'): string {
   if (id === undefined || !isUuid(id)) {
-    throw badRequest(`Invalid ${name}: expected a UUID`, [{ path: [name], message: 'Invalid UUID' }]);
+    throw badRequest(`Invalid ${name}: expected a UUID`, [{ path: name, message: 'must be a UUID' }]);
   }
   return id;
 }
@@ -76,7 +54,7 @@ export function queryInt(query: URLSearchParams, name: string, bounds: { min: nu
   const value = Number(raw);
   if (!Number.isInteger(value) || value < bounds.min || value > bounds.max) {
     throw badRequest(`Bad Request: ${name} must be an integer from ${bounds.min} to ${bounds.max}`, [
-      { path: [name], message: `must be an integer from ${bounds.min} to ${bounds.max}` },
+      { path: name, message: `must be an integer from ${bounds.min} to ${bounds.max}` },
     ]);
   }
   return value;
@@ -88,5 +66,5 @@ export function queryBool(query: URLSearchParams, name: string, fallback: boolea
   if (raw === null || raw === '') return fallback;
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
-  throw badRequest(`Bad Request: ${name} must be true or false`, [{ path: [name], message: 'must be true or false' }]);
+  throw badRequest(`Bad Request: ${name} must be true or false`, [{ path: name, message: 'must be true or false' }]);
 }

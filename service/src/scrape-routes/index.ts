@@ -1,0 +1,2 @@
+export { registerScrapeRoutes } from './routes.js';
+export { MemoryScrapeRecords } from './records.js';

@@ -1,0 +1,1 @@
+export { registerTeamRoutes, ACTIVITY_DEFAULT_LIMIT } from './routes.js';
