@@ -1,0 +1,176 @@
+// One HTTP attempt against the service: bearer auth, request id, timeout and caller
+// abort, JSON in and out, and classification of every failure into WebDataApiError.
+// No retries here: retries belong to Temporal (ARCHITECTURE principle 2).
+import { randomUUID } from 'node:crypto';
+import { Agent, request, type Dispatcher } from 'undici';
+import { WebDataApiError, httpError } from './errors.js';
+import { redactString } from './redact.js';
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface HttpCall {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path below the base URL (`/v2/crawl`), or an absolute URL already checked to be same-origin. */
+  target: string | URL;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Names the call in error messages: `crawl status`. */
+  what: string;
+  jobId?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface HttpResult {
+  status: number;
+  body: unknown;
+  requestId: string;
+}
+
+export interface HttpTransportOptions {
+  apiKey: string;
+  baseUrl: string;
+  timeoutMs?: number;
+  dispatcher?: Dispatcher;
+  userAgent?: string;
+}
+
+// undici error codes that mean "the server took too long" rather than "no connection".
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export class HttpTransport {
+  readonly baseUrl: URL;
+  readonly origin: string;
+  private readonly apiKey: string;
+  private readonly timeoutMs: number;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly userAgent: string;
+
+  constructor(options: HttpTransportOptions) {
+    this.apiKey = options.apiKey;
+    this.baseUrl = new URL(options.baseUrl);
+    this.origin = this.baseUrl.origin;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // A keep-alive Agent by default so consecutive calls reuse connections.
+    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.userAgent = options.userAgent ?? 'webdata-temporal';
+  }
+
+  /** Resolves `/v2/...` below the base URL, keeping a path prefix of the base if any. */
+  resolve(target: string | URL, query?: Record<string, QueryValue>): URL {
+    const url =
+      target instanceof URL ? new URL(target.href) : new URL(this.baseUrl.pathname.replace(/\/$/, '') + target, this.baseUrl);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
+  }
+
+  async call(call: HttpCall): Promise<HttpResult> {
+    const url = this.resolve(call.target, call.query);
+    const requestId = randomUUID();
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.apiKey}`,
+      accept: 'application/json',
+      'user-agent': this.userAgent,
+      'x-request-id': requestId,
+      ...call.headers,
+    };
+    let payload: string | undefined;
+    if (call.body !== undefined) {
+      payload = JSON.stringify(call.body);
+      headers['content-type'] = 'application/json';
+    }
+    const timeout = AbortSignal.timeout(call.timeoutMs ?? this.timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+
+    let status: number;
+    let text: string;
+    let responseHeaders: Record<string, string | string[] | undefined>;
+    try {
+      const res = await request(url, { method: call.method, headers, body: payload, dispatcher: this.dispatcher, signal });
+      status = res.statusCode;
+      responseHeaders = res.headers;
+      text = await res.body.text();
+    } catch (err) {
+      throw this.transportError(err, call, requestId, timeout);
+    }
+
+    const serverRequestId = header(responseHeaders, 'x-request-id') ?? header(responseHeaders, 'request-id');
+    const finalRequestId = serverRequestId ?? requestId;
+    const body = parseBody(text);
+    if (status < 200 || status >= 300) {
+      throw httpError({
+        status,
+        body: body.ok ? body.value : undefined,
+        retryAfterHeader: header(responseHeaders, 'retry-after'),
+        requestId: finalRequestId,
+        jobId: call.jobId,
+        apiKey: this.apiKey,
+        what: call.what,
+      });
+    }
+    if (!body.ok) {
+      // A 2xx that is not JSON is a proxy or deployment glitch, worth another attempt.
+      throw new WebDataApiError({
+        kind: 'server',
+        status,
+        code: 'INVALID_RESPONSE',
+        retryable: true,
+        requestId: finalRequestId,
+        jobId: call.jobId,
+        message: `${call.what} returned HTTP ${status} with a body that is not JSON`,
+      });
+    }
+    return { status, body: body.value, requestId: finalRequestId };
+  }
+
+  /** Closes the connection pool this transport created (not a caller's dispatcher). */
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private transportError(err: unknown, call: HttpCall, requestId: string, timeout: AbortSignal): WebDataApiError {
+    const base = { requestId, jobId: call.jobId, cause: err };
+    // A caller abort is final (the caller decided), so it is kind network, not retryable,
+    // code ABORTED; the original AbortError stays available as `cause`.
+    if (call.signal?.aborted) {
+      return new WebDataApiError({ ...base, kind: 'network', code: 'ABORTED', retryable: false, message: `${call.what} aborted by the caller` });
+    }
+    const code = (err as { code?: unknown } | null)?.code;
+    if (timeout.aborted || (typeof code === 'string' && TIMEOUT_CODES.has(code))) {
+      return new WebDataApiError({
+        ...base,
+        kind: 'timeout',
+        code: 'CLIENT_TIMEOUT',
+        retryable: true,
+        message: `${call.what} timed out after ${call.timeoutMs ?? this.timeoutMs} ms`,
+      });
+    }
+    const reason = err instanceof Error ? `${typeof code === 'string' ? `${code}: ` : ''}${err.message}` : String(err);
+    return new WebDataApiError({
+      ...base,
+      kind: 'network',
+      code: typeof code === 'string' ? code : 'NETWORK_ERROR',
+      retryable: true,
+      message: redactString(`${call.what} failed: network error (${reason})`, this.apiKey),
+    });
+  }
+}
+
+function parseBody(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}

@@ -1,0 +1,11 @@
+// Public surface of the typed v2 client. No Temporal imports anywhere under src/api.
+export { WebDataClient } from './client.js';
+export type { WebDataClientOptions, RequestOptions, StartJobOptions, JobStatusPage } from './client.js';
+export { WebDataApiError, isWebDataApiError } from './errors.js';
+export type { WebDataErrorKind, WebDataApiErrorInit } from './errors.js';
+export { DEFAULT_TIMEOUT_MS } from './http.js';
+export { followPages } from './pagination.js';
+export { parseRetryAfterHeader, parseRetryAfterText, retryAfterMs } from './retry-after.js';
+export { SIGNATURE_HEADER, signWebhookBody, verifyWebhookSignature, parseWebhookPayload, webhookPayloadSchema } from './webhooks.js';
+export * from './types.js';
+export * from './schemas/index.js';

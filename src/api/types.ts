@@ -1,0 +1,363 @@
+// Response types of the v2 API (reference sections 2, 4, 6 and the contract notes).
+// Every object may carry more fields than listed: the client parses leniently, so these
+// types describe what callers can rely on, with an index signature where the service is
+// known to add members.
+
+/** Crawl and batch scrape job status (2.8, contract notes "Jobs"). */
+export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+
+/** Page metadata (2.8, contract notes "Scrape"). Unknown keys carry string values. */
+export interface DocumentMetadata {
+  title?: string;
+  description?: string;
+  language?: string;
+  sourceURL?: string;
+  url?: string;
+  keywords?: string;
+  ogLocaleAlternate?: string[];
+  statusCode?: number;
+  error?: string;
+  concurrencyLimited?: boolean;
+  concurrencyQueueDurationMs?: number;
+  /** Job id of a scrape; used by interact and GET /v2/scrape/{id}. */
+  scrapeId?: string;
+  contentType?: string;
+  proxyUsed?: string;
+  creditsUsed?: number;
+  [key: string]: unknown;
+}
+
+/** A scraped page (2.8 page document, scrape retrieval data). */
+export interface ScrapeDocument {
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  images?: string[];
+  screenshot?: string;
+  summary?: string;
+  json?: unknown;
+  changeTracking?: Record<string, unknown>;
+  actions?: Record<string, unknown>;
+  warning?: string;
+  metadata?: DocumentMetadata;
+  [key: string]: unknown;
+}
+
+export interface ScrapeResponse {
+  success: boolean;
+  data: ScrapeDocument;
+  warning?: string;
+  [key: string]: unknown;
+}
+
+/** GET /v2/crawl/{id} and GET /v2/batch/scrape/{id}. */
+export interface JobStatusResponse {
+  /** Absent on some deployments; false for a crawl that failed at kickoff (HTTP 200). */
+  success?: boolean;
+  status: JobStatus | (string & {});
+  total: number;
+  completed: number;
+  /** -1 on self-hosted deployments without billing. */
+  creditsUsed: number;
+  expiresAt?: string;
+  /** Absolute URL of the next chunk; may repeat the same skip while the job runs. */
+  next?: string | null;
+  data: ScrapeDocument[];
+  createdAt?: string;
+  completedAt?: string;
+  error?: string;
+  [key: string]: unknown;
+}
+export type CrawlStatusResponse = JobStatusResponse;
+export type BatchScrapeStatusResponse = JobStatusResponse;
+
+/** POST /v2/crawl (2.7). */
+export interface CrawlStartResponse {
+  success: boolean;
+  id: string;
+  url: string;
+  [key: string]: unknown;
+}
+
+/** POST /v2/batch/scrape. */
+export interface BatchScrapeStartResponse extends CrawlStartResponse {
+  invalidURLs?: string[];
+}
+
+/** DELETE /v2/crawl/{id} and DELETE /v2/batch/scrape/{id}: no `success` on the hosted service. */
+export interface CancelJobResponse {
+  success?: boolean;
+  status: 'cancelled' | (string & {});
+  [key: string]: unknown;
+}
+
+/** GET /v2/crawl/{id}/errors and the batch twin. */
+export interface JobErrorEntry {
+  id: string;
+  timestamp?: string;
+  url: string;
+  code?: string;
+  error: string;
+  [key: string]: unknown;
+}
+export interface JobErrorsResponse {
+  errors: JobErrorEntry[];
+  robotsBlocked: string[];
+  [key: string]: unknown;
+}
+
+/** GET /v2/crawl/active (4.7). */
+export interface ActiveCrawl {
+  id: string;
+  teamId: string;
+  url: string;
+  created_at?: string;
+  options?: { scrapeOptions?: Record<string, unknown>; [key: string]: unknown };
+  [key: string]: unknown;
+}
+export interface ActiveCrawlsResponse {
+  success: boolean;
+  crawls: ActiveCrawl[];
+  [key: string]: unknown;
+}
+
+/** POST /v2/crawl/params-preview (4.6). */
+export interface CrawlParamsPreviewResponse {
+  success: boolean;
+  data: {
+    url?: string;
+    includePaths?: string[];
+    excludePaths?: string[];
+    maxDepth?: number;
+    maxDiscoveryDepth?: number;
+    crawlEntireDomain?: boolean;
+    allowExternalLinks?: boolean;
+    allowSubdomains?: boolean;
+    sitemap?: 'skip' | 'include' | 'only';
+    ignoreQueryParameters?: boolean;
+    ignoreRobotsTxt?: boolean;
+    robotsUserAgent?: string;
+    deduplicateSimilarURLs?: boolean;
+    delay?: number;
+    limit?: number;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+/** POST /v2/map (2.10): title and description may be missing. */
+export interface MapLink {
+  url: string;
+  title?: string;
+  description?: string;
+  [key: string]: unknown;
+}
+export interface MapResponse {
+  success: boolean;
+  links: MapLink[];
+  [key: string]: unknown;
+}
+
+/** POST /v2/search (2.9). */
+export interface SearchWebResult extends ScrapeDocument {
+  url: string;
+  title?: string;
+  description?: string;
+  audio?: string;
+  category?: 'github' | 'research' | 'pdf';
+}
+export interface SearchImageResult {
+  title?: string;
+  imageUrl?: string;
+  imageWidth?: number;
+  imageHeight?: number;
+  url: string;
+  position?: number;
+  [key: string]: unknown;
+}
+export interface SearchNewsResult extends ScrapeDocument {
+  url: string;
+  title?: string;
+  snippet?: string;
+  date?: string;
+  imageUrl?: string;
+  position?: number;
+}
+export interface SearchResponse {
+  success: boolean;
+  data: { web?: SearchWebResult[]; images?: SearchImageResult[]; news?: SearchNewsResult[] };
+  warning?: string | null;
+  id?: string;
+  creditsUsed?: number;
+  [key: string]: unknown;
+}
+
+/** Browser session (2.1). */
+export interface BrowserSession {
+  id: string;
+  status: 'active' | 'destroyed';
+  cdpUrl: string;
+  liveViewUrl: string;
+  interactiveLiveViewUrl?: string;
+  streamWebView?: boolean;
+  createdAt?: string;
+  lastActivity?: string;
+  expiresAt?: string;
+  [key: string]: unknown;
+}
+/** POST /v2/browser (4.9). */
+export interface BrowserCreateResponse {
+  success: boolean;
+  id: string;
+  cdpUrl: string;
+  liveViewUrl: string;
+  interactiveLiveViewUrl?: string;
+  expiresAt?: string;
+  [key: string]: unknown;
+}
+/** GET /v2/browser (4.10). */
+export interface BrowserListResponse {
+  success: boolean;
+  sessions: BrowserSession[];
+  [key: string]: unknown;
+}
+/** DELETE /v2/browser/{id} (4.11). */
+export interface BrowserDeleteResponse {
+  success: boolean;
+  sessionDurationMs?: number;
+  creditsBilled?: number;
+  error?: string;
+  [key: string]: unknown;
+}
+
+/** POST /v2/scrape/{jobId}/interact (2.3). */
+export interface InteractResult {
+  success: boolean;
+  liveViewUrl?: string;
+  interactiveLiveViewUrl?: string;
+  output?: string;
+  stdout?: string | null;
+  result?: string | null;
+  stderr?: string | null;
+  exitCode?: number | null;
+  killed?: boolean;
+  error?: string | null;
+  [key: string]: unknown;
+}
+
+/** DELETE /v2/scrape/{jobId}/interact (2.4): the success case may carry only `success`. */
+export interface InteractStopResult {
+  success: boolean;
+  sessionDurationMs?: number;
+  creditsBilled?: number;
+  error?: string;
+  [key: string]: unknown;
+}
+
+/** POST /v2/support/ask (2.5). */
+export interface SupportAnswer {
+  requestId: string;
+  answer: string;
+  confidence: 'high' | 'medium' | 'low';
+  fixParameters: Record<string, unknown> | null;
+  validation: { tested: boolean; result: 'success' | 'failure' | 'skipped'; evidence: string } | null;
+  feedback: { blockedBy: string; attempted: string[] } | null;
+  durationMs: number;
+  [key: string]: unknown;
+}
+
+/** GET /v2/extract/{id}: shape not shown by the reference. */
+export interface ExtractResponse {
+  success?: boolean;
+  status?: string;
+  data?: unknown;
+  [key: string]: unknown;
+}
+
+/** GET /v2/team/activity (contract notes "Team endpoints"). */
+export interface ActivityEntry {
+  id: string;
+  endpoint: string;
+  api_version?: string;
+  created_at: string;
+  target?: string | null;
+  [key: string]: unknown;
+}
+export interface ActivityResponse {
+  success: boolean;
+  data: ActivityEntry[];
+  cursor: string | null;
+  has_more: boolean;
+  [key: string]: unknown;
+}
+
+/** GET /v2/team/credit-usage. */
+export interface CreditUsageResponse {
+  success: boolean;
+  data: {
+    remainingCredits: number;
+    planCredits?: number;
+    billingPeriodStart?: string | null;
+    billingPeriodEnd?: string | null;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+/** GET /v2/team/credit-usage/historical (2.11). */
+export interface CreditUsagePeriod {
+  startDate: string;
+  endDate: string;
+  apiKey?: string;
+  totalCredits: number;
+  [key: string]: unknown;
+}
+export interface HistoricalCreditUsageResponse {
+  success: boolean;
+  periods: CreditUsagePeriod[];
+  [key: string]: unknown;
+}
+
+/** Error body of failed requests (contract notes "Error bodies"). */
+export interface ErrorBody {
+  success?: false;
+  error?: string;
+  code?: string;
+  details?: unknown;
+  id?: string;
+  [key: string]: unknown;
+}
+
+/** Webhook deliveries (section 6, contract notes "Webhooks"). */
+export type WebhookEventType =
+  | 'crawl.started'
+  | 'crawl.page'
+  | 'crawl.completed'
+  | 'crawl.failed'
+  | 'batch_scrape.started'
+  | 'batch_scrape.page'
+  | 'batch_scrape.completed'
+  | 'batch_scrape.failed';
+
+interface WebhookPayloadBase {
+  success: boolean;
+  /** Crawl or batch scrape job id. */
+  id: string;
+  /** Unique per delivery; retries of one delivery share it. */
+  webhookId: string;
+  error?: string;
+  /** The custom metadata of the webhook spec, echoed in every delivery. */
+  metadata?: Record<string, string>;
+  [key: string]: unknown;
+}
+export interface WebhookPagePayload extends WebhookPayloadBase {
+  type: 'crawl.page' | 'batch_scrape.page';
+  /** One document; for a failed page only `{ metadata: { sourceURL } }`. */
+  data: ScrapeDocument[];
+}
+export interface WebhookJobPayload extends WebhookPayloadBase {
+  type: Exclude<WebhookEventType, 'crawl.page' | 'batch_scrape.page'>;
+  data: unknown[];
+}
+export type WebhookPayload = WebhookPagePayload | WebhookJobPayload;
