@@ -1,0 +1,186 @@
+// Test harness for the browser and interact routes: the real route modules on a small
+// Router over node:http with teams, ledger, activity and scrape records in memory, plus a
+// fixture site (pages that record clicks, set cookies, load more items, render with JS).
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MemoryActivityLog } from '../src/activity/log.js';
+import { MemoryCreditLedger } from '../src/billing/ledger.js';
+import { DEFAULT_SERVICE_CONFIG } from '../src/config/defaults.js';
+import {
+  HttpError,
+  type RouteRequest,
+  type ScrapeEngine,
+  type ScrapeRecord,
+  type ServiceContext,
+  type TeamConfig,
+} from '../src/core/contract.js';
+import { errorBody } from '../src/http/errors.js';
+import { RouteTable } from '../src/http/router.js';
+import { MemoryScrapeRecords } from '../src/scrape-routes/records.js';
+
+export function team(id: string, over: Partial<TeamConfig> = {}): TeamConfig {
+  return {
+    id,
+    apiKeys: [`key-${id}`],
+    credits: 10_000,
+    rateLimits: {},
+    concurrency: 4,
+    maxBrowserSessions: 3,
+    features: { ignoreRobotsTxt: false, zeroDataRetention: true, searchEnterprise: [] },
+    ...over,
+  };
+}
+
+export interface Harness {
+  baseUrl: string;
+  ctx: ServiceContext;
+  teams: TeamConfig[];
+  ledger: MemoryCreditLedger;
+  scrapes: MemoryScrapeRecords;
+  /** Adds `ms` to the service clock (lifetimes are checked against ctx.now()). */
+  advance(ms: number): void;
+  call(method: string, path: string, body?: unknown, apiKey?: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(
+  register: Array<(router: RouteTable, ctx: ServiceContext) => void>,
+  teams: TeamConfig[] = [team('t1'), team('t2')],
+): Promise<Harness> {
+  let offset = 0;
+  const now = () => Date.now() + offset;
+  const byId = (id: string) => teams.find((t) => t.id === id);
+  const closers: Array<() => Promise<void> | void> = [];
+  const ledger = new MemoryCreditLedger({ byId }, now);
+  const scrapes = new MemoryScrapeRecords(now);
+  const unusedEngine: ScrapeEngine = {
+    scrape: () => Promise.reject(new HttpError(500, 'no scrape engine in this harness')),
+    close: () => Promise.resolve(),
+  };
+  const ctx: ServiceContext = {
+    config: DEFAULT_SERVICE_CONFIG,
+    teams: { byId, all: () => teams },
+    ledger,
+    activity: new MemoryActivityLog(now),
+    webhooks: { send: () => undefined },
+    faults: { get: () => ({}), set: () => undefined, failsKickoff: () => false, takeDroppedStartResponse: () => false },
+    scrapeEngine: unusedEngine,
+    scrapes,
+    now,
+    onClose: (fn) => closers.push(fn),
+  };
+  const router = new RouteTable();
+  for (const r of register) r(router, ctx);
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      try {
+        const url = new URL(req.url ?? '/', 'http://h');
+        const match = router.match(req.method ?? 'GET', url.pathname);
+        if (match.kind !== 'found') throw new HttpError(404, 'Not found');
+        const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+        const t = teams.find((x) => x.apiKeys.includes(key));
+        if (!t) throw new HttpError(401, 'Unauthorized');
+        const raw = await readBody(req);
+        const request: RouteRequest = {
+          method: req.method ?? 'GET', path: url.pathname, params: match.params, query: url.searchParams,
+          body: raw ? JSON.parse(raw) : undefined, headers: req.headers, team: t, apiKey: key, requestId: 'r',
+          baseUrl: `http://${req.headers.host}`, signal: new AbortController().signal,
+        };
+        const out = await match.route.handler(request);
+        res.writeHead(out.status ?? 200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(out.body));
+      } catch (err) {
+        const e = err instanceof HttpError ? err : new HttpError(500, String((err as Error).stack ?? err));
+        res.writeHead(e.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(errorBody(e)));
+      }
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl, ctx, teams, ledger, scrapes,
+    advance: (ms) => { offset += ms; },
+    async call(method, path, body, apiKey = teams[0].apiKeys[0]) {
+      const res = await fetch(baseUrl + path, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    },
+    async close() {
+      for (const fn of closers.reverse()) await fn();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let data = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (data += c));
+    req.on('end', () => resolve(data));
+    req.on('error', reject);
+  });
+}
+
+/** A scrape record as the scrape routes store it (interact replays its options). */
+export function scrapeRecord(id: string, teamId: string, url: string, options: Record<string, unknown> = {}, over: Partial<ScrapeRecord> = {}): ScrapeRecord {
+  const now = Date.now();
+  return {
+    id, teamId, apiKey: `key-${teamId}`, url, options: { url, ...options },
+    document: { markdown: '', metadata: { sourceURL: url, url, statusCode: 200, scrapeId: id } },
+    createdAt: now, expiresAt: now + 3_600_000, zeroDataRetention: false, ...over,
+  };
+}
+
+const PAGES: Record<string, string> = {
+  '/': '<!doctype html><title>Fixture home</title><h1>Fixture home</h1>',
+  // Big solid blocks so a JPEG live-view frame can be compared with a PNG screenshot.
+  '/blocks': `<!doctype html><title>Blocks</title><style>body{margin:0}div{height:200px}</style>
+    <div style="background:#d22"></div><div style="background:#2a2"></div><div style="background:#22d"></div><div style="background:#ee2"></div>`,
+  '/clicks': `<!doctype html><title>Clicks</title><style>body{margin:0}#pad{width:100vw;height:100vh;background:#eee}</style>
+    <div id="pad"></div><script>window.clicks=[];document.addEventListener('click',e=>{window.clicks.push([e.clientX,e.clientY]);document.title='clicks:'+window.clicks.length;});
+    document.addEventListener('keydown',e=>{document.body.dataset.keys=(document.body.dataset.keys||'')+e.key;});</script>`,
+  '/set-cookie': '<!doctype html><title>cookie</title><script>localStorage.setItem("fav","blue")</script>set',
+  '/show-cookie': '<!doctype html><title>show</title><p id="c"></p><script>document.getElementById("c").textContent=document.cookie+"|"+localStorage.getItem("fav")</script>',
+  '/shop/catalog': `<!doctype html><title>Catalog</title><ul id="items"><li>Item 1</li><li>Item 2</li></ul>
+    <button id="load-more">Load more</button><script>
+    document.getElementById('load-more').addEventListener('click', async () => {
+      const r = await fetch('/api/items?page=2'); const items = await r.json();
+      for (const it of items) { const li = document.createElement('li'); li.textContent = it; document.getElementById('items').appendChild(li); }
+    });</script>`,
+  '/app/spa': `<!doctype html><html><head><title>SPA</title><meta name="webdata:render" content="javascript"></head>
+    <body><div id="root"></div><script>setTimeout(()=>{document.getElementById('root').innerHTML='<h1>Rendered by JS</h1><p>client side content</p>';document.title='SPA ready';},150)</script></body></html>`,
+  '/ua': '<!doctype html><title>ua</title><p id="ua"></p><script>document.getElementById("ua").textContent=navigator.userAgent+"|"+innerWidth+"|"+navigator.language+"|"+Intl.DateTimeFormat().resolvedOptions().timeZone</script>',
+  '/form': '<!doctype html><title>form</title><input id="q"><p id="out"></p><script>document.getElementById("q").addEventListener("keydown",e=>{if(e.key==="Enter")document.getElementById("out").textContent="searched:"+e.target.value})</script>',
+  '/late': '<!doctype html><title>late</title><div id="box"></div><script>setTimeout(()=>{document.getElementById("box").innerHTML="<p id=late>late content</p>"},700)</script>',
+  '/ads': '<!doctype html><title>ads</title><p>content</p><img id="ad" src="http://doubleclick.net/ad.png"><script>window.adLoaded=false</script>',
+};
+
+export async function startFixtureSite(): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/set-cookie') res.setHeader('set-cookie', ['session=abc123; Path=/; Max-Age=3600', 'temp=1; Path=/']);
+    if (url.pathname === '/api/items') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(['Item 3', 'Item 4']));
+      return;
+    }
+    const page = PAGES[url.pathname];
+    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(page ?? '<!doctype html><title>404</title>not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
