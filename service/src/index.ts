@@ -1,0 +1,27 @@
+// The local Web Data Extraction Service API v2: start it programmatically.
+export {
+  startLocalService,
+  createServiceApp,
+  type LocalService,
+  type StartLocalServiceOptions,
+  type ServiceApp,
+  type ServiceAppOptions,
+} from './app.js';
+export {
+  DEFAULT_API_KEY,
+  DEFAULT_TEAM_ID,
+  DEFAULT_WEBHOOK_SECRET,
+  DEFAULT_SERVICE_CONFIG,
+  defaultLocalTeam,
+  resolveServiceConfig,
+  ConfigError,
+  loadConfigFile,
+  parseConfig,
+  type LoadedConfig,
+} from './config/index.js';
+export { TeamFaultInjector } from './faults/injector.js';
+export { HttpWebhookDispatcher } from './webhooks/dispatcher.js';
+export { SIGNATURE_HEADER, signBody, verifySignature } from './webhooks/signature.js';
+export { PRICES, scrapeCredits, mapCredits, searchCredits, browserCredits } from './billing/prices.js';
+export { HttpError } from './core/contract.js';
+export type * from './core/contract.js';
