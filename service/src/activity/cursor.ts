@@ -12,5 +12,5 @@ export function decodeCursor(cursor: string): number {
   } catch {
     // fall through to the 400 below
   }
-  throw badRequest('Bad Request: invalid cursor', [{ path: ['cursor'], message: 'Invalid cursor' }]);
+  throw badRequest('Bad Request: invalid cursor', [{ path: 'cursor', message: 'is not a cursor of this listing' }]);
 }
