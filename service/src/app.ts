@@ -11,6 +11,7 @@ import { createConsoleLogger, type ServiceLogger } from './http/logger.js';
 import { createRequestListener, type RequestListener } from './http/platform.js';
 import { RouteTable } from './http/router.js';
 import { listen } from './http/server.js';
+import { registerBrowserRoutes } from './browser/routes.js';
 import { RateLimiter } from './ratelimit/limiter.js';
 import { MemoryScrapeRecords } from './scrape-routes/records.js';
 import { registerScrapeRoutes } from './scrape-routes/routes.js';
@@ -21,6 +22,7 @@ import { HttpWebhookDispatcher } from './webhooks/dispatcher.js';
 const ROUTE_MODULES: ReadonlyArray<(router: Router, ctx: ServiceContext) => void> = [
   registerScrapeRoutes,
   registerTeamRoutes,
+  registerBrowserRoutes,
 ];
 
 export interface ServiceAppOptions {
