@@ -1,0 +1,38 @@
+// What activities need from Temporal's activity context: the cancellation signal, heartbeats,
+// the last heartbeat of a previous attempt, and ids. Wrapped so the API calls stay plain.
+import { Context } from '@temporalio/activity';
+
+export interface ActivityScope {
+  signal: AbortSignal;
+  heartbeat(details?: unknown): void;
+  lastHeartbeat<T>(): T | undefined;
+  workflowId(): string;
+  /** When the first attempt of this activity was scheduled (ms since epoch). */
+  firstScheduledMs(): number;
+  log: { info(message: string, meta?: Record<string, unknown>): void; warn(message: string, meta?: Record<string, unknown>): void };
+}
+
+export function currentScope(): ActivityScope {
+  const ctx = Context.current();
+  return {
+    signal: ctx.cancellationSignal,
+    heartbeat: (details) => ctx.heartbeat(details),
+    lastHeartbeat: <T>() => ctx.info.heartbeatDetails as T | undefined,
+    workflowId: () => ctx.info.workflowExecution?.workflowId ?? ctx.info.activityId,
+    firstScheduledMs: () => ctx.info.scheduledTimestampMs,
+    log: ctx.log,
+  };
+}
+
+/**
+ * Heartbeats every `everyMs` while `work` runs, so a long call (support ask, interact code,
+ * a large map) is seen alive and learns of cancellation, which aborts its HTTP request.
+ */
+export async function whileHeartbeating<T>(scope: ActivityScope, work: (signal: AbortSignal) => Promise<T>, everyMs = 5_000): Promise<T> {
+  const timer = setInterval(() => scope.heartbeat(), everyMs);
+  try {
+    return await work(scope.signal);
+  } finally {
+    clearInterval(timer);
+  }
+}

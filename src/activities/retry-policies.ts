@@ -1,0 +1,60 @@
+// Default retry policies per activity group. Plain data (no imports) so workflows can use them.
+// Non-retryable error kinds are marked on the failure itself (see failures.ts); these lists
+// repeat them so a policy is safe even for failures raised outside our mapping.
+import type { RetryPolicy } from '@temporalio/common';
+
+export const NON_RETRYABLE_KINDS = [
+  'validation', 'unauthorized', 'forbidden', 'not_found', 'gone', 'insufficient_credits', 'conflict',
+];
+
+/** GETs and cheap reads: retry quickly and for a while. */
+export const readRetryPolicy: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '30 seconds',
+  maximumAttempts: 12,
+  nonRetryableErrorTypes: NON_RETRYABLE_KINDS,
+};
+
+/** Job starts: safe to retry because they carry an idempotency key and recover lost responses. */
+export const jobStartRetryPolicy: RetryPolicy = {
+  initialInterval: '2 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  maximumAttempts: 8,
+  nonRetryableErrorTypes: NON_RETRYABLE_KINDS,
+};
+
+/** Collectors resume from their heartbeat, so every retry continues where the last stopped. */
+export const collectorRetryPolicy: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '30 seconds',
+  maximumAttempts: 20,
+  nonRetryableErrorTypes: NON_RETRYABLE_KINDS,
+};
+
+/** Interact code runs spend browser minutes: retry only infrastructure failures, briefly. */
+export const interactRetryPolicy: RetryPolicy = {
+  initialInterval: '2 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '20 seconds',
+  maximumAttempts: 3,
+  nonRetryableErrorTypes: NON_RETRYABLE_KINDS,
+};
+
+/** Cleanup (stop a session, cancel a job) must get through: many attempts. */
+export const cleanupRetryPolicy: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '20 seconds',
+  maximumAttempts: 30,
+  nonRetryableErrorTypes: ['validation', 'unauthorized', 'forbidden'],
+};
+
+/** Support answers take 15-60 s; one retry on a transient failure is plenty. */
+export const supportRetryPolicy: RetryPolicy = {
+  initialInterval: '5 seconds',
+  maximumAttempts: 2,
+  nonRetryableErrorTypes: NON_RETRYABLE_KINDS,
+};

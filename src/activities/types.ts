@@ -1,0 +1,135 @@
+// Inputs and outputs of the pipeline's activities: small, serializable, no page content.
+// Documents and link lists stay in the DocumentStore; these carry ids, counts and references.
+
+export type JobKind = 'crawl' | 'batch';
+export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+
+/** A pointer into the document store, small enough for workflow history. */
+export interface StoreReference {
+  runId: string;
+  jobId?: string;
+  list?: string;
+}
+
+export interface StartJobResult {
+  jobId: string;
+  /** True when a lost response was recovered (409 on retry) instead of starting a new job. */
+  recovered: boolean;
+  invalidURLs?: number;
+}
+
+export interface JobSummary {
+  jobId: string;
+  kind: JobKind;
+  status: JobStatus;
+  total: number;
+  completed: number;
+  creditsUsed: number;
+  error?: string;
+}
+
+export interface CollectInput {
+  runId: string;
+  kind: JobKind;
+  jobId: string;
+  /** Items per status page. */
+  pageSize?: number;
+}
+
+export interface CollectResult {
+  jobId: string;
+  kind: JobKind;
+  status: JobStatus;
+  /** Documents of this job in the store after the call (written now or before). */
+  documents: number;
+  /** Documents written by this call (0 on a replayed/resumed call that found them stored). */
+  written: number;
+  failures: number;
+  creditsUsed: number;
+  /** Status pages read. */
+  pages: number;
+  ref: StoreReference;
+}
+
+export interface MapToStoreInput {
+  runId: string;
+  body: Record<string, unknown> & { url: string };
+}
+
+export interface MapToStoreResult {
+  count: number;
+  creditsUsed: number;
+  ref: StoreReference;
+  sample: string[];
+}
+
+export interface SelectInput {
+  runId: string;
+  fromList: string;
+  toList: string;
+  include?: string[];
+  exclude?: string[];
+  limit?: number;
+}
+
+export interface SelectResult {
+  count: number;
+  ref: StoreReference;
+  sample: string[];
+  /** Path prefixes covering the selection, usable as crawl includePaths. */
+  pathPatterns: string[];
+}
+
+export interface DiffInput {
+  runId: string;
+  /** URLs to check (a list in the store). */
+  fromList: string;
+  /** Jobs whose stored documents count as covered. */
+  coveredByJobs: string[];
+  toList: string;
+}
+
+export interface InteractTarget {
+  url: string;
+}
+
+export interface InteractPageInput {
+  runId: string;
+  url: string;
+  code?: string;
+  language?: 'node' | 'python' | 'bash';
+  prompt?: string;
+  timeout?: number;
+}
+
+export interface InteractPageResult {
+  url: string;
+  scrapeId: string;
+  success: boolean;
+  exitCode: number | null;
+  killed: boolean;
+  /** First 2 KB of stdout/output; the whole result is in the store. */
+  preview: string;
+  error?: string;
+}
+
+export interface StopSessionResult {
+  stopped: boolean;
+  creditsBilled: number;
+  sessionDurationMs: number;
+}
+
+export interface SupportAnswer {
+  requestId?: string;
+  answer: string;
+  confidence: 'high' | 'medium' | 'low';
+  fixParameters: Record<string, unknown> | null;
+  validation: { tested: boolean; result: string; evidence: string } | null;
+  durationMs: number;
+}
+
+export interface CreditSnapshot {
+  remainingCredits: number;
+  /** Credits the team used in the current calendar month. */
+  usedThisMonth: number;
+}

@@ -1,0 +1,28 @@
+// Activity proxies, one per retry group. Workflows import activity *types* only.
+import { proxyActivities } from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.js';
+import {
+  cleanupRetryPolicy,
+  collectorRetryPolicy,
+  interactRetryPolicy,
+  jobStartRetryPolicy,
+  readRetryPolicy,
+  supportRetryPolicy,
+} from '../activities/retry-policies.js';
+
+type Activities = ReturnType<typeof createActivities>;
+
+export const reads = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: readRetryPolicy });
+export const starts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: jobStartRetryPolicy });
+export const collectors = proxyActivities<Activities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: collectorRetryPolicy,
+});
+export const browser = proxyActivities<Activities>({
+  startToCloseTimeout: '6 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: interactRetryPolicy,
+});
+export const cleanup = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: cleanupRetryPolicy });
+export const support = proxyActivities<Activities>({ startToCloseTimeout: '90 seconds', retry: supportRetryPolicy });

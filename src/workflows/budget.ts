@@ -1,0 +1,33 @@
+// Budget waits: a stage that does not fit waits (up to `waitForRaiseMs`) for a raiseBudget update.
+import { condition } from '@temporalio/workflow';
+import { reads } from './activities.js';
+import { remaining } from './credit-guard.js';
+import type { PipelineRuntime } from './runtime.js';
+
+/** Credits this run may still spend, including the team's monthly cap when one is set. */
+export async function creditsLeft(rt: PipelineRuntime): Promise<number> {
+  const cap = rt.state.config.budget?.monthlyCap;
+  if (cap === undefined) return remaining(rt.state.credits);
+  const snapshot = await reads.creditSnapshot.executeWithOptions({ summary: 'monthly credit usage' }, []);
+  return remaining(rt.state.credits, Math.max(0, cap - snapshot.usedThisMonth));
+}
+
+/** True when at least `need` credits are (or become, within the wait) available. */
+export async function awaitCredits(rt: PipelineRuntime, need: number): Promise<boolean> {
+  if ((await creditsLeft(rt)) >= need) return true;
+  const waitMs = rt.state.config.budget?.waitForRaiseMs ?? 0;
+  if (waitMs <= 0) return false;
+  rt.status = 'running';
+  rt.publish();
+  const raisedBefore = rt.budgetRaised;
+  // Wake on every raise and re-check (the monthly cap needs a fresh read).
+  let deadlineLeft = waitMs;
+  while (deadlineLeft > 0) {
+    const started = Date.now();
+    const raised = await condition(() => rt.budgetRaised !== raisedBefore, deadlineLeft);
+    if (!raised) return false;
+    if ((await creditsLeft(rt)) >= need) return true;
+    deadlineLeft -= Date.now() - started;
+  }
+  return false;
+}

@@ -1,0 +1,2 @@
+// Workflow entry points registered by the worker (bundled by Temporal's webpack bundler).
+export { webDataPipeline } from './pipeline.js';

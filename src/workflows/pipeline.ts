@@ -1,0 +1,228 @@
+// webDataPipeline: map → select → crawl → collect → batch → collect → interact, with a credit
+// budget, webhook-accelerated completion, self-repair through support ask, and continue-as-new.
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  isCancellation,
+  setHandler,
+  workflowInfo,
+  ActivityFailure,
+} from '@temporalio/workflow';
+import { support } from './activities.js';
+import { jobEventSignal, progressQuery, raiseBudgetUpdate } from './definitions.js';
+import { parsePipelineInput, PipelineInputError, stageEnabled, type PipelineInput, type StageName } from './input.js';
+import { PipelineRuntime } from './runtime.js';
+import { runBatch } from './stages/batch.js';
+import { runCrawl } from './stages/crawl.js';
+import { runInteract } from './stages/interact.js';
+import { runMap } from './stages/map.js';
+import { runSelect } from './stages/select.js';
+import type { StageOutcome } from './stages/types.js';
+import type { PipelineResult, PipelineState } from './state.js';
+import { applyFix, decideFix, type FixableStage } from './support.js';
+
+/** Stages in the order they run; `support` is not a step but the repair of a failed one. */
+const ORDER: Array<Exclude<StageName, 'support'>> = ['map', 'select', 'crawl', 'batch', 'interact'];
+
+const RUNNERS: Record<(typeof ORDER)[number], (rt: PipelineRuntime) => Promise<StageOutcome>> = {
+  map: runMap,
+  select: runSelect,
+  crawl: runCrawl,
+  batch: runBatch,
+  interact: runInteract,
+};
+
+function initialState(input: PipelineInput): PipelineState {
+  let config;
+  try {
+    config = parsePipelineInput(input);
+  } catch (err) {
+    if (err instanceof PipelineInputError) {
+      throw ApplicationFailure.create({ message: err.message, type: 'validation', nonRetryable: true, details: [err.issues] });
+    }
+    throw err;
+  }
+  return {
+    config,
+    runId: config.runId ?? workflowInfo().workflowId,
+    next: 0,
+    reports: {},
+    credits: { budget: config.budget?.credits ?? null, spent: 0, byStage: {}, events: [] },
+    jobs: {},
+    lists: {},
+    retried: [],
+    continuedAsNew: 0,
+    idempotencyKeys: {},
+  };
+}
+
+export async function webDataPipeline(input: PipelineInput, carried?: PipelineState): Promise<PipelineResult> {
+  const state = carried ?? initialState(input);
+  const rt = new PipelineRuntime(state);
+
+  setHandler(progressQuery, () => rt.progress());
+  setHandler(jobEventSignal, (event) => rt.pushEvent(event.jobId, event.type, event.webhookId));
+  setHandler(
+    raiseBudgetUpdate,
+    ({ credits }) => {
+      state.credits.budget = (state.credits.budget ?? 0) + credits;
+      state.credits.events.push(`budget raised by ${credits} to ${state.credits.budget}`);
+      rt.budgetRaised += 1;
+      rt.publish();
+      return { budget: state.credits.budget };
+    },
+    {
+      validator: (arg) => {
+        if (!arg || !Number.isInteger(arg.credits) || arg.credits <= 0) throw new Error('credits: must be a positive integer');
+        if (state.credits.budget === null) throw new Error('this run has no budget to raise (input.budget is not set)');
+      },
+    },
+  );
+
+  try {
+    while (state.next < ORDER.length) {
+      const stage = ORDER[state.next];
+      const report = rt.report(stage);
+      if (!stageEnabled(state.config, stage)) {
+        report.status = 'skipped';
+        report.reason = 'switched off';
+        state.next += 1;
+        continue;
+      }
+      if (!state.activeJob && workflowInfo().continueAsNewSuggested) return await handOver(input, state);
+      rt.stage = stage;
+      report.status = 'running';
+      rt.publish();
+
+      let outcome = await runStage(rt, stage);
+      if (outcome.kind === 'continue-as-new') return await handOver(input, state);
+      if (outcome.kind === 'failed') outcome = await repair(rt, stage, outcome);
+      if (outcome.kind === 'continue-as-new') return await handOver(input, state);
+      settle(rt, stage, outcome);
+      state.next += 1;
+    }
+  } catch (err) {
+    if (isCancellation(err)) {
+      rt.status = 'cancelled';
+      rt.publish();
+    }
+    throw err;
+  }
+
+  rt.stage = 'done';
+  rt.status = overallStatus(state);
+  rt.publish();
+  await condition(allHandlersFinished);
+  return {
+    status: rt.status as PipelineResult['status'],
+    runId: state.runId,
+    url: state.config.url,
+    stages: state.reports,
+    credits: state.credits,
+    documents: rt.documents(),
+    jobs: state.jobs,
+    store: { runId: state.runId },
+    continuedAsNew: state.continuedAsNew,
+  };
+}
+
+async function runStage(rt: PipelineRuntime, stage: (typeof ORDER)[number]): Promise<StageOutcome> {
+  try {
+    return await RUNNERS[stage](rt);
+  } catch (err) {
+    // A non-retryable activity failure (bad options, 402, 403...) fails the stage, not the run,
+    // so support ask can look at it and later stages still run.
+    if (err instanceof ActivityFailure && !isCancellation(err)) {
+      const cause = err.cause as { message?: string; type?: string } | undefined;
+      return { kind: 'failed', reason: `${cause?.type ?? 'error'}: ${cause?.message ?? err.message}` };
+    }
+    throw err;
+  }
+}
+
+/** Asks support about a failed stage and retries it once with an accepted fix. */
+async function repair(rt: PipelineRuntime, stage: (typeof ORDER)[number], failed: Extract<StageOutcome, { kind: 'failed' }>): Promise<StageOutcome> {
+  const { state } = rt;
+  const fixable = stage === 'crawl' || stage === 'batch' || stage === 'interact' ? (stage as FixableStage) : undefined;
+  if (!fixable || !stageEnabled(state.config, 'support') || state.retried.includes(stage)) return failed;
+
+  const supportReport = rt.report('support');
+  supportReport.status = 'running';
+  rt.stage = 'support';
+  rt.publish();
+  const answer = await support.askSupport.executeWithOptions(
+    { summary: `support ask: ${stage} failed` },
+    [{
+      body: {
+        question: `The ${stage} stage of my pipeline failed: ${failed.reason}. What should I change?`.slice(0, 8000),
+        rationale: 'A durable pipeline wants machine-usable fix parameters to retry this stage once.',
+        ...(failed.jobId ? { jobId: failed.jobId } : {}),
+        context: { stage, url: state.config.url, options: stageOptions(state, fixable) },
+      },
+    }],
+  ).catch((err: unknown) => {
+    if (isCancellation(err)) throw err;
+    return null;
+  });
+  supportReport.status = 'completed';
+  rt.stage = stage;
+  const report = rt.report(stage);
+  if (!answer) {
+    report.support = { answer: 'support ask failed', confidence: 'low', applied: false, fixParameters: null };
+    return failed;
+  }
+  const decision = decideFix(state.config, fixable, answer);
+  report.support = {
+    answer: answer.answer,
+    confidence: answer.confidence,
+    applied: decision.apply,
+    fixParameters: answer.fixParameters,
+    why: decision.why,
+  };
+  if (!decision.apply) return failed;
+
+  state.retried.push(stage);
+  if (fixable === 'crawl') state.config.crawl = applyFix(state.config.crawl, decision.fix);
+  else if (fixable === 'batch') state.config.batch = applyFix(state.config.batch, decision.fix);
+  else state.config.interact = applyFix(state.config.interact, decision.fix);
+  report.status = 'running';
+  rt.publish();
+  const retried = await runStage(rt, stage);
+  if (retried.kind === 'ok') report.status = 'repaired';
+  return retried.kind === 'ok' ? { kind: 'ok' } : retried;
+}
+
+function stageOptions(state: PipelineState, stage: FixableStage): unknown {
+  return stage === 'crawl' ? state.config.crawl ?? {} : stage === 'batch' ? state.config.batch ?? {} : state.config.interact ?? {};
+}
+
+function settle(rt: PipelineRuntime, stage: StageName, outcome: StageOutcome): void {
+  const report = rt.report(stage);
+  if (outcome.kind === 'ok') {
+    if (report.status !== 'repaired') report.status = 'completed';
+  } else if (outcome.kind === 'skipped') {
+    report.status = 'skipped';
+    report.reason = outcome.reason;
+  } else if (outcome.kind === 'failed') {
+    report.status = 'failed';
+    report.reason = outcome.reason;
+    if (outcome.jobId) report.jobId ??= outcome.jobId;
+  }
+  rt.publish();
+}
+
+function overallStatus(state: PipelineState): PipelineResult['status'] {
+  const reports = Object.values(state.reports);
+  const failed = reports.some((r) => r?.status === 'failed');
+  const documents = reports.reduce((n, r) => n + (r?.documents ?? 0), 0);
+  if (!failed) return 'completed';
+  return documents > 0 ? 'partial' : 'failed';
+}
+
+async function handOver(input: PipelineInput, state: PipelineState): Promise<never> {
+  await condition(allHandlersFinished);
+  state.continuedAsNew += 1;
+  return continueAsNew<typeof webDataPipeline>(input, state);
+}

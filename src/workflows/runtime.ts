@@ -1,0 +1,96 @@
+// Per-run helpers shared by the stages: progress, UI details, search attributes, job events.
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { CREDITS, OUTCOME, PAGES, STAGE, TARGET_HOST } from '../search-attributes.js';
+import type { PipelineProgress } from './definitions.js';
+import { STAGES, type StageName } from './input.js';
+import type { PipelineState, StageReport } from './state.js';
+
+export class PipelineRuntime {
+  readonly state: PipelineState;
+  stage: PipelineProgress['stage'] = 'starting';
+  status: PipelineProgress['status'] = 'running';
+  /** Job-level webhook events not yet consumed, by job id. */
+  private readonly events = new Map<string, string[]>();
+  private readonly seenWebhooks = new Set<string>();
+  budgetRaised = 0;
+
+  constructor(state: PipelineState) {
+    this.state = state;
+  }
+
+  documents(): number {
+    return Object.values(this.state.reports).reduce((n, r) => n + (r?.documents ?? 0), 0);
+  }
+
+  report(stage: StageName): StageReport {
+    const existing = this.state.reports[stage];
+    if (existing) return existing;
+    const created: StageReport = { status: 'pending', credits: 0 };
+    this.state.reports[stage] = created;
+    return created;
+  }
+
+  pushEvent(jobId: string, type: string, webhookId?: string): void {
+    if (webhookId) {
+      if (this.seenWebhooks.has(webhookId)) return;
+      this.seenWebhooks.add(webhookId);
+    }
+    const list = this.events.get(jobId) ?? [];
+    list.push(type);
+    this.events.set(jobId, list);
+  }
+
+  hasEvent(jobId: string): boolean {
+    return (this.events.get(jobId)?.length ?? 0) > 0;
+  }
+
+  takeEvents(jobId: string): string[] {
+    const list = this.events.get(jobId) ?? [];
+    this.events.delete(jobId);
+    return list;
+  }
+
+  progress(): PipelineProgress {
+    return {
+      stage: this.stage,
+      status: this.status,
+      stages: this.state.reports,
+      credits: this.state.credits,
+      jobs: this.state.jobs,
+      documents: this.documents(),
+      continuedAsNew: this.state.continuedAsNew,
+    };
+  }
+
+  /** Refreshes what the Temporal UI shows: current details (markdown) and search attributes. */
+  publish(): void {
+    const { credits } = this.state;
+    const lines = [
+      `**${this.stage}** · ${this.status} · ${this.documents()} documents · ${credits.spent}${credits.budget === null ? '' : ` / ${credits.budget}`} credits`,
+      '',
+      '| stage | status | documents | credits | note |',
+      '|---|---|---|---|---|',
+      ...STAGES.filter((s) => this.state.reports[s]).map((s) => {
+        const r = this.state.reports[s] as StageReport;
+        return `| ${s} | ${r.status} | ${r.documents ?? r.urls ?? ''} | ${r.credits} | ${(r.reason ?? r.jobId ?? '').replace(/\|/g, '/')} |`;
+      }),
+    ];
+    setCurrentDetails(lines.join('\n'));
+    upsertSearchAttributes([
+      { key: STAGE, value: String(this.stage) },
+      { key: TARGET_HOST, value: hostOf(this.state.config.url) },
+      { key: PAGES, value: this.documents() },
+      { key: CREDITS, value: credits.spent },
+      { key: OUTCOME, value: this.status },
+    ]);
+  }
+
+  workflowId(): string {
+    return workflowInfo().workflowId;
+  }
+}
+
+export function hostOf(url: string): string {
+  const m = /^[a-z]+:\/\/([^/?#]+)/i.exec(url);
+  return m ? m[1].toLowerCase() : url;
+}

@@ -1,0 +1,65 @@
+// interact: run code or a prompt in the browser state of matching pages. Each page gets a
+// fresh scrape (its id names the session), and the session is always stopped, also when the
+// run is cancelled, in a non-cancellable scope.
+import { CancellationScope } from '@temporalio/workflow';
+import type { InteractPageResult } from '../../activities/types.js';
+import { browser, cleanup, reads } from '../activities.js';
+import { awaitCredits } from '../budget.js';
+import { interactWorstCase, spend } from '../credit-guard.js';
+import type { PipelineRuntime } from '../runtime.js';
+import type { StageOutcome } from './types.js';
+
+export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
+  const { state } = rt;
+  const interact = state.config.interact;
+  if (!interact) return { kind: 'skipped', reason: 'no interact rule configured' };
+  const report = rt.report('interact');
+  const targets = await reads.findStoredPages.executeWithOptions(
+    { summary: `pages matching ${interact.match}` },
+    [{ runId: state.runId, match: interact.match, limit: interact.maxPages ?? 3 }],
+  );
+  report.urls = targets.length;
+  if (targets.length === 0) return { kind: 'skipped', reason: `no stored page matches ${interact.match}` };
+
+  const worstCase = interactWorstCase(interact.timeout ?? 30, interact.prompt !== undefined);
+  const results: InteractPageResult[] = [];
+  for (const url of targets) {
+    if (!(await awaitCredits(rt, worstCase))) {
+      state.credits.events.push(`interact: stopped before ${url} (budget)`);
+      break;
+    }
+    // A fresh scrape: its id names the browser session that interact opens at this page.
+    const scrape = await browser.scrape.executeWithOptions(
+      { summary: `scrape ${url} for interact` },
+      [{ runId: state.runId, body: { url } }],
+    );
+    spend(state.credits, 'interact', scrape.creditsUsed);
+    report.credits += scrape.creditsUsed;
+    try {
+      const result = await browser.interact.executeWithOptions(
+        { summary: `interact ${interact.language ?? (interact.prompt ? 'prompt' : 'node')} on ${url}` },
+        [{
+          runId: state.runId,
+          scrapeId: scrape.scrapeId,
+          url,
+          code: interact.code,
+          language: interact.language,
+          prompt: interact.prompt,
+          timeout: interact.timeout,
+        }],
+      );
+      results.push(result);
+    } finally {
+      const stopped = await CancellationScope.nonCancellable(() =>
+        cleanup.stopInteraction.executeWithOptions({ summary: `stop session of ${scrape.scrapeId}` }, [{ scrapeId: scrape.scrapeId }]),
+      );
+      spend(state.credits, 'interact', stopped.creditsBilled);
+      report.credits += stopped.creditsBilled;
+      rt.publish();
+    }
+  }
+  report.documents = results.filter((r) => r.success).length;
+  const failed = results.find((r) => !r.success);
+  if (failed) return { kind: 'failed', reason: `interact on ${failed.url} failed: ${failed.error ?? `exit ${failed.exitCode}`}`, jobId: failed.scrapeId };
+  return { kind: 'ok' };
+}

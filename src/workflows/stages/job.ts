@@ -1,0 +1,84 @@
+// The shared life of a crawl or batch job inside a stage: start it once (idempotency key kept
+// in state), wait for it, collect its results into the store, and cancel it on cancellation.
+import { CancellationScope, isCancellation, uuid4 } from '@temporalio/workflow';
+import type { CollectResult, JobKind, StartJobResult } from '../../activities/types.js';
+import { cleanup, collectors } from '../activities.js';
+import { spend } from '../credit-guard.js';
+import type { StageName } from '../input.js';
+import type { PipelineRuntime } from '../runtime.js';
+import { waitForJob } from '../wait-for-job.js';
+import type { StageOutcome } from './types.js';
+
+export interface JobPlan {
+  stage: StageName;
+  kind: JobKind;
+  /** Starts the job with the given idempotency key. */
+  start: (idempotencyKey: string) => Promise<StartJobResult>;
+  /** Credits the job may use before it is cancelled. */
+  allowance: number;
+  tight: boolean;
+}
+
+export async function runJob(rt: PipelineRuntime, plan: JobPlan): Promise<StageOutcome & { collected?: CollectResult }> {
+  const { state } = rt;
+  const report = rt.report(plan.stage);
+  let jobId: string;
+  if (state.activeJob && state.activeJob.stage === plan.stage) {
+    jobId = state.activeJob.jobId; // resumed after continue-as-new
+  } else {
+    const attempt = state.retried.includes(plan.stage) ? 2 : 1;
+    const keyName = `${plan.stage}#${attempt}`;
+    state.idempotencyKeys[keyName] ??= uuid4();
+    const started = await plan.start(state.idempotencyKeys[keyName]);
+    jobId = started.jobId;
+    state.activeJob = {
+      kind: plan.kind,
+      stage: plan.stage,
+      jobId,
+      allowance: Number.isFinite(plan.allowance) ? plan.allowance : null,
+      tight: plan.tight,
+    };
+    state.jobs[keyName] = jobId;
+  }
+  report.jobId = jobId;
+  rt.publish();
+
+  try {
+    const active = state.activeJob as NonNullable<typeof state.activeJob>;
+    const waited = await waitForJob(rt, active, {
+      allowance: () => active.allowance ?? Number.POSITIVE_INFINITY,
+      tight: active.tight,
+    });
+    if (waited.kind === 'continue-as-new') return { kind: 'continue-as-new' };
+
+    const collected = plan.kind === 'crawl'
+      ? await collectors.collectCrawl.executeWithOptions({ summary: `collect crawl ${jobId}` }, [{ runId: state.runId, jobId }])
+      : await collectors.collectBatch.executeWithOptions({ summary: `collect batch ${jobId}` }, [{ runId: state.runId, jobId }]);
+    state.activeJob = undefined;
+    report.documents = collected.documents;
+    report.failures = collected.failures;
+    report.ref = collected.ref;
+    const credits = collected.creditsUsed >= 0 ? collected.creditsUsed : collected.documents; // -1: no billing
+    report.credits = credits;
+    spend(state.credits, plan.stage, credits);
+    if (waited.stoppedForBudget) {
+      report.reason = `cancelled at the budget after ${collected.documents} pages`;
+      return { kind: 'ok', collected };
+    }
+    if (waited.summary.status === 'failed') {
+      return { kind: 'failed', reason: waited.summary.error ?? `${plan.kind} job failed`, jobId, collected };
+    }
+    if (collected.documents === 0) {
+      return { kind: 'failed', reason: `${plan.kind} job ${waited.summary.status} with 0 pages`, jobId, collected };
+    }
+    return { kind: 'ok', collected };
+  } catch (err) {
+    if (isCancellation(err)) {
+      // The run was cancelled: stop the job too, whatever happens to this scope.
+      await CancellationScope.nonCancellable(() =>
+        cleanup.cancelJob.executeWithOptions({ summary: `cancel ${plan.kind} ${jobId}: run cancelled` }, [{ kind: plan.kind, jobId }]),
+      );
+    }
+    throw err;
+  }
+}

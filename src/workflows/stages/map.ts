@@ -1,0 +1,29 @@
+// map: list the site's URLs into the store; the workflow keeps the count and a reference.
+import { reads } from '../activities.js';
+import { awaitCredits } from '../budget.js';
+import { spend } from '../credit-guard.js';
+import { hostOf, type PipelineRuntime } from '../runtime.js';
+import type { StageOutcome } from './types.js';
+
+export const MAP_CREDITS = 1;
+
+export async function runMap(rt: PipelineRuntime): Promise<StageOutcome> {
+  const { config, runId } = rt.state;
+  if (!(await awaitCredits(rt, MAP_CREDITS))) return { kind: 'skipped', reason: 'budget: no credits left for map' };
+  const body = { url: config.url, ...config.map };
+  // The selection's search text orders the map (the service ranks by relevance).
+  if (config.select?.search && body.search === undefined) body.search = config.select.search;
+  const limit = body.limit ?? 5000;
+  const result = await reads.mapToStore.executeWithOptions(
+    { summary: `map ${hostOf(config.url)} limit ${limit}` },
+    [{ runId, list: 'mapped', body }],
+  );
+  const report = rt.report('map');
+  report.urls = result.count;
+  report.credits = result.creditsUsed;
+  report.ref = result.ref;
+  spend(rt.state.credits, 'map', result.creditsUsed);
+  rt.state.lists.mapped = 'mapped';
+  if (result.count === 0) return { kind: 'failed', reason: 'map returned no URLs' };
+  return { kind: 'ok' };
+}

@@ -1,0 +1,31 @@
+// select: apply include/exclude patterns and the limit to the mapped URLs, in the store.
+import { reads } from '../activities.js';
+import type { PipelineRuntime } from '../runtime.js';
+import type { StageOutcome } from './types.js';
+
+export async function runSelect(rt: PipelineRuntime): Promise<StageOutcome> {
+  const { config, runId, lists } = rt.state;
+  if (!lists.mapped) return { kind: 'skipped', reason: 'needs the map stage' };
+  const select = config.select ?? {};
+  const result = await reads.selectUrls.executeWithOptions(
+    { summary: `select ${describe(select)}` },
+    [{ runId, fromList: lists.mapped, toList: 'selected', include: select.include, exclude: select.exclude, limit: select.limit }],
+  );
+  const report = rt.report('select');
+  report.urls = result.count;
+  report.ref = result.ref;
+  rt.state.lists.selected = 'selected';
+  rt.state.selectedCount = result.count;
+  rt.state.pathPatterns = result.pathPatterns;
+  if (result.count === 0) return { kind: 'failed', reason: 'no mapped URL matched the selection' };
+  return { kind: 'ok' };
+}
+
+function describe(select: { include?: string[]; exclude?: string[]; limit?: number }): string {
+  const parts = [
+    select.include?.length ? `include ${select.include.join(',')}` : '',
+    select.exclude?.length ? `exclude ${select.exclude.join(',')}` : '',
+    select.limit ? `limit ${select.limit}` : '',
+  ].filter(Boolean);
+  return parts.join(' ') || 'all';
+}

@@ -1,0 +1,68 @@
+// The pipeline's durable state: everything a continue-as-new carries to the next run.
+import type { PipelineConfig, StageName } from './input.js';
+import type { JobKind, StoreReference } from '../activities/types.js';
+
+export type StageStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'repaired';
+
+export interface StageReport {
+  status: StageStatus;
+  /** Why the stage was skipped or failed. */
+  reason?: string;
+  jobId?: string;
+  documents?: number;
+  failures?: number;
+  urls?: number;
+  credits: number;
+  /** Support answer applied (or refused) for this stage. */
+  support?: { answer: string; confidence: string; applied: boolean; fixParameters: Record<string, unknown> | null; why?: string };
+  ref?: StoreReference;
+}
+
+export interface CreditReport {
+  budget: number | null;
+  spent: number;
+  byStage: Partial<Record<StageName, number>>;
+  /** Limits clamped or stages skipped for budget, in order. */
+  events: string[];
+}
+
+/** A job the pipeline is waiting on; carried through continue-as-new. */
+export interface ActiveJob {
+  kind: JobKind;
+  stage: StageName;
+  jobId: string;
+  /** Credits the job may use before the budget watch cancels it; null = unbounded. */
+  allowance: number | null;
+  tight: boolean;
+}
+
+export interface PipelineState {
+  config: PipelineConfig;
+  runId: string;
+  /** Index into the ordered stage list of the next stage to run. */
+  next: number;
+  reports: Partial<Record<StageName, StageReport>>;
+  credits: CreditReport;
+  jobs: Record<string, string>;
+  /** Store lists made by earlier stages. */
+  lists: { mapped?: string; selected?: string; missing?: string };
+  selectedCount?: number;
+  pathPatterns?: string[];
+  activeJob?: ActiveJob;
+  /** Stages already retried after a support answer (at most once each). */
+  retried: StageName[];
+  continuedAsNew: number;
+  idempotencyKeys: Record<string, string>;
+}
+
+export interface PipelineResult {
+  status: 'completed' | 'partial' | 'failed' | 'cancelled';
+  runId: string;
+  url: string;
+  stages: Partial<Record<StageName, StageReport>>;
+  credits: CreditReport;
+  documents: number;
+  jobs: Record<string, string>;
+  store: StoreReference;
+  continuedAsNew: number;
+}

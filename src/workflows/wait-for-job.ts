@@ -1,0 +1,59 @@
+// Waits for a crawl or batch job: webhook signals wake it at once, a poll with an adaptive
+// interval always reconciles (deliveries can be lost), and the budget watch cancels a job
+// whose own creditsUsed reaches what the run may still spend.
+import { condition, workflowInfo } from '@temporalio/workflow';
+import type { JobSummary } from '../activities/types.js';
+import { cleanup, reads } from './activities.js';
+import type { PipelineRuntime } from './runtime.js';
+import type { ActiveJob } from './state.js';
+
+export interface WaitOptions {
+  /** Credits the job may use before it is cancelled; Infinity when unbounded. */
+  allowance: () => number;
+  /** Poll at the minimum interval (budget watch on a `stop` strategy). */
+  tight: boolean;
+}
+
+export type WaitOutcome =
+  | { kind: 'done'; summary: JobSummary; stoppedForBudget: boolean }
+  | { kind: 'continue-as-new' };
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+export async function waitForJob(rt: PipelineRuntime, job: ActiveJob, options: WaitOptions): Promise<WaitOutcome> {
+  const polling = rt.state.config.polling ?? { minIntervalMs: 1_000, maxIntervalMs: 30_000 };
+  let interval = polling.minIntervalMs;
+  let stoppedForBudget = false;
+  for (;;) {
+    const summary = await reads.getJobSummary.executeWithOptions(
+      { startToCloseTimeout: '1 minute', summary: `status ${job.kind} ${job.jobId}` },
+      [{ kind: job.kind, jobId: job.jobId }],
+    );
+    const report = rt.report(job.stage);
+    report.documents = summary.completed;
+    report.credits = Math.max(0, summary.creditsUsed);
+    rt.publish();
+    if (TERMINAL.has(summary.status)) return { kind: 'done', summary, stoppedForBudget };
+
+    if (!stoppedForBudget && summary.creditsUsed >= options.allowance()) {
+      stoppedForBudget = true;
+      await cleanup.cancelJob.executeWithOptions(
+        { startToCloseTimeout: '1 minute', summary: `cancel ${job.kind} ${job.jobId}: budget reached` },
+        [{ kind: job.kind, jobId: job.jobId }],
+      );
+      rt.state.credits.events.push(`${job.stage}: job ${job.jobId} cancelled at ${summary.creditsUsed} credits (budget)`);
+      interval = polling.minIntervalMs;
+      continue;
+    }
+    // Long waits hand over to a fresh run; the job id travels in the state.
+    if (workflowInfo().continueAsNewSuggested) return { kind: 'continue-as-new' };
+
+    const woke = await condition(() => rt.hasEvent(job.jobId), interval);
+    if (woke) {
+      rt.takeEvents(job.jobId);
+      interval = polling.minIntervalMs;
+    } else {
+      interval = options.tight ? polling.minIntervalMs : Math.min(polling.maxIntervalMs, Math.round(interval * 1.6));
+    }
+  }
+}
