@@ -25,6 +25,8 @@ export type Handler = (req: RecordedRequest, base: string) => FakeResponse | Pro
 
 export class FakeServer {
   readonly requests: RecordedRequest[] = [];
+  /** TCP connections accepted so far (to check keep-alive reuse). */
+  connections = 0;
   handler: Handler = () => ({ status: 200, body: { success: true } });
   private server: Server | undefined;
   base = '';
@@ -64,6 +66,7 @@ export class FakeServer {
         })();
       });
     });
+    this.server.on('connection', () => this.connections++);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     const { port } = this.server.address() as AddressInfo;
     this.base = `http://127.0.0.1:${port}`;
