@@ -1,0 +1,51 @@
+// Runs a crawl job: the crawler decides which URLs to visit; each visit scrapes and
+// records the page here. A page the engine returns with an HTTP error status (404,
+// 500...) is a failure for crawl: listed under /errors, not in data, not charged.
+import { Crawler, type CrawlSettings, type PageVisitor, type VisitResult } from '../crawler/crawler.js';
+import { completeJob } from './lifecycle.js';
+import { attemptPage, NO_CREDIT_MESSAGE, recordDocument, recordFailure } from './pages.js';
+import type { JobsRuntime } from './runtime.js';
+import type { Job } from './types.js';
+
+export function startCrawlJob(rt: JobsRuntime, job: Job, settings: CrawlSettings): void {
+  const crawler = new Crawler(settings, crawlVisitor(rt, job), job.abort.signal);
+  job.pending = () => crawler.pending;
+  rt.launch(crawler.run().then(() => completeJob(rt, job)));
+}
+
+function crawlVisitor(rt: JobsRuntime, job: Job): PageVisitor {
+  return {
+    async visit(url, signal): Promise<VisitResult> {
+      const attempt = await attemptPage(rt, job, url, signal);
+      switch (attempt.kind) {
+        case 'aborted':
+          return { status: 'stop' };
+        case 'no-credit':
+          recordFailure(rt, job, url, { message: NO_CREDIT_MESSAGE, code: 'INSUFFICIENT_CREDITS' });
+          return { status: 'stop' };
+        case 'error':
+          recordFailure(rt, job, url, attempt);
+          return { status: 'failed' };
+        case 'ok': {
+          const { metadata } = attempt.outcome.document;
+          if (metadata.statusCode >= 400) {
+            recordFailure(rt, job, url, {
+              scrapeId: attempt.scrapeId,
+              message: metadata.error ?? `The page answered HTTP ${metadata.statusCode}`,
+              code: `HTTP_${metadata.statusCode}`,
+            });
+            return { status: 'failed' };
+          }
+          recordDocument(rt, job, attempt);
+          return { status: 'ok', links: attempt.outcome.discoveredLinks, finalUrl: metadata.url };
+        }
+      }
+    },
+    robotsBlocked(url) {
+      job.robotsBlocked.push(url);
+    },
+    notAllowed(url, reason) {
+      recordFailure(rt, job, url, { message: reason, code: 'DESTINATION_NOT_ALLOWED' });
+    },
+  };
+}

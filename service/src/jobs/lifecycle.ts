@@ -1,0 +1,60 @@
+// Creating, finishing and failing jobs.
+import type { TeamConfig, WebhookSpec } from '../core/contract.js';
+import { newJobId } from '../http/ids.js';
+import { emitJobEvent } from './events.js';
+import { ChangeNotifier } from './notifier.js';
+import type { JobsRuntime } from './runtime.js';
+import type { Job, JobKind } from './types.js';
+
+export interface NewJob {
+  kind: JobKind;
+  team: TeamConfig;
+  apiKey: string;
+  url: string;
+  options: Record<string, unknown>;
+  scrapeOptions: Record<string, unknown>;
+  zeroDataRetention: boolean;
+  webhook?: WebhookSpec | string;
+}
+
+export function createJob(rt: JobsRuntime, init: NewJob): Job {
+  const createdAt = rt.ctx.now();
+  const job: Job = {
+    ...init,
+    id: newJobId(createdAt),
+    status: 'scraping',
+    createdAt,
+    documents: [],
+    errors: [],
+    robotsBlocked: [],
+    creditsUsed: 0,
+    pending: () => 0,
+    purgedCount: 0,
+    abort: new AbortController(),
+    changes: new ChangeNotifier(),
+  };
+  rt.store.add(job);
+  rt.ctx.activity.record({ id: job.id, teamId: job.team.id, endpoint: init.kind, createdAt, target: init.url });
+  return job;
+}
+
+/** The job ran out of work: `completed` at once (the hosted service lags a few seconds). */
+export function completeJob(rt: JobsRuntime, job: Job): void {
+  if (job.status !== 'scraping') return;
+  job.status = 'completed';
+  job.completedAt = rt.ctx.now();
+  job.pending = () => 0;
+  job.changes.notify();
+  emitJobEvent(rt.ctx, job, 'completed', { success: true });
+}
+
+/** Kickoff failure (fault injection or a start error): the job exists and is failed at once. */
+export function failJob(rt: JobsRuntime, job: Job, error: string): void {
+  if (job.status !== 'scraping') return;
+  job.status = 'failed';
+  job.error = error;
+  job.completedAt = rt.ctx.now();
+  job.pending = () => 0;
+  job.changes.notify();
+  emitJobEvent(rt.ctx, job, 'failed', { success: false, error });
+}

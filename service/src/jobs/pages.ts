@@ -1,0 +1,89 @@
+// One page of a job: hold a credit, wait for a team slot, scrape, then record the page
+// (charge, keep, webhook) or its failure. Shared by crawl and batch scrape.
+import { HttpError, type ScrapeOutcome } from '../core/contract.js';
+import { scrapeCredits } from '../billing/prices.js';
+import { newJobId } from '../http/ids.js';
+import { emitJobEvent } from './events.js';
+import type { JobsRuntime } from './runtime.js';
+import type { Job } from './types.js';
+
+export type PageAttempt =
+  | { kind: 'ok'; scrapeId: string; outcome: ScrapeOutcome; waitedMs: number }
+  | { kind: 'error'; scrapeId: string; message: string; code?: string }
+  | { kind: 'no-credit' }
+  /** The job ended (cancelled, shut down) while the page was in flight: record nothing. */
+  | { kind: 'aborted' };
+
+/**
+ * Scrapes one URL for a job. The credit is held during the scrape and given back
+ * before returning: the caller charges synchronously when it records the page.
+ */
+export async function attemptPage(rt: JobsRuntime, job: Job, url: string, signal: AbortSignal): Promise<PageAttempt> {
+  const credits = scrapeCredits(1);
+  if (!rt.credits.hold(job.team.id, credits)) return { kind: 'no-credit' };
+  const scrapeId = newJobId(rt.ctx.now());
+  try {
+    const lease = await rt.limiter.acquire(job.team, signal);
+    try {
+      const outcome = await rt.ctx.scrapeEngine.scrape(url, { ...job.scrapeOptions, url }, { scrapeId, team: job.team, signal });
+      if (job.status !== 'scraping') return { kind: 'aborted' };
+      return { kind: 'ok', scrapeId, outcome, waitedMs: lease.waitedMs };
+    } finally {
+      lease.release();
+    }
+  } catch (err) {
+    if (job.status !== 'scraping' || signal.aborted) return { kind: 'aborted' };
+    const message = err instanceof Error ? err.message : String(err);
+    const code = err instanceof HttpError ? err.code : (err as { code?: unknown }).code;
+    return { kind: 'error', scrapeId, message, code: typeof code === 'string' ? code : undefined };
+  } finally {
+    rt.credits.release(job.team.id, credits);
+  }
+}
+
+/** Keeps a scraped page in the job, charges it, and sends the `*.page` event. */
+export function recordDocument(rt: JobsRuntime, job: Job, attempt: Extract<PageAttempt, { kind: 'ok' }>): void {
+  const { ctx } = rt;
+  const credits = scrapeCredits(1);
+  const metadata: Record<string, unknown> = { ...attempt.outcome.document.metadata, scrapeId: attempt.scrapeId, creditsUsed: credits };
+  if (attempt.waitedMs > 0) {
+    metadata.concurrencyLimited = true;
+    metadata.concurrencyQueueDurationMs = attempt.waitedMs;
+  }
+  const doc = { ...attempt.outcome.document, metadata } as typeof attempt.outcome.document;
+  ctx.ledger.charge({ teamId: job.team.id, apiKey: job.apiKey, credits, reason: job.kind, jobId: job.id });
+  job.creditsUsed += credits;
+  job.documents.push({ doc, bytes: Buffer.byteLength(JSON.stringify(doc)) });
+  if (!job.zeroDataRetention) {
+    // Kept like a single scrape, so interact can open the page's browser session later.
+    const now = ctx.now();
+    ctx.scrapes.put({
+      id: attempt.scrapeId,
+      teamId: job.team.id,
+      apiKey: job.apiKey,
+      url: doc.metadata.sourceURL,
+      options: attempt.outcome.options,
+      document: doc,
+      createdAt: now,
+      expiresAt: now + ctx.config.jobTtlMs,
+      zeroDataRetention: false,
+    });
+  }
+  job.changes.notify();
+  emitJobEvent(ctx, job, 'page', { success: true, data: [doc] });
+}
+
+/** Lists a page failure under the job's errors and sends a failed `*.page` event. */
+export function recordFailure(rt: JobsRuntime, job: Job, url: string, failure: { message: string; code?: string; scrapeId?: string }): void {
+  job.errors.push({
+    id: failure.scrapeId ?? newJobId(rt.ctx.now()),
+    timestamp: new Date(rt.ctx.now()).toISOString(),
+    url,
+    ...(failure.code !== undefined ? { code: failure.code } : {}),
+    error: failure.message,
+  });
+  job.changes.notify();
+  emitJobEvent(rt.ctx, job, 'page', { success: false, error: failure.message, data: [{ metadata: { sourceURL: url } }] });
+}
+
+export const NO_CREDIT_MESSAGE = 'Insufficient credits: the team has no credits left for this page';

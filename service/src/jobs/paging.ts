@@ -1,0 +1,60 @@
+// The status page of a job: `skip`/`limit` items, cut so the serialized answer stays
+// under the byte limit (the item that would cross it waits for the next page, unless
+// it is the only one), and `next` while more data exists or the job still runs.
+import type { JobsRuntime } from './runtime.js';
+import type { Job, StoredDocument } from './types.js';
+
+export const DEFAULT_PAGE_ITEMS = 100;
+
+/** Room kept for the envelope (status, counts, dates, next URL) around `data`. */
+const ENVELOPE_BYTES = 2048;
+
+/** Number of items from `skip` that fit in `limit` items and `byteLimit` bytes; ≥ 1 when any remain. */
+export function fitItems(docs: ReadonlyArray<StoredDocument>, skip: number, limit: number, byteLimit: number): number {
+  let bytes = ENVELOPE_BYTES;
+  let count = 0;
+  for (let i = skip; i < docs.length && count < limit; i++) {
+    bytes += docs[i].bytes + 1; // +1: the comma between items
+    if (bytes > byteLimit && count > 0) break;
+    count++;
+  }
+  return count;
+}
+
+export interface PageRequest {
+  skip: number;
+  limit: number;
+  /** Echoed into `next` when the client chose it. */
+  limitGiven: boolean;
+  baseUrl: string;
+  /** e.g. "/v2/crawl/<id>" */
+  path: string;
+}
+
+export function statusBody(rt: JobsRuntime, job: Job, page: PageRequest): Record<string, unknown> {
+  const docs = job.documents;
+  const count = fitItems(docs, page.skip, page.limit, rt.ctx.config.pageByteLimit);
+  const data = docs.slice(page.skip, page.skip + count).map((d) => d.doc);
+  const completed = job.purgedCount + docs.length;
+  const total = completed + job.pending();
+  const body: Record<string, unknown> = {
+    success: job.status !== 'failed',
+    status: job.status,
+    total,
+    completed,
+    creditsUsed: job.creditsUsed,
+    expiresAt: new Date(rt.store.expiresAt(job)).toISOString(),
+  };
+  if (job.status === 'failed' && job.error !== undefined) body.error = job.error;
+  // A running job always has a `next` (possibly the same skip): more pages may come.
+  const returnedTo = page.skip + count;
+  if (job.status === 'scraping' || docs.length > returnedTo) {
+    const query = new URLSearchParams({ skip: String(returnedTo) });
+    if (page.limitGiven) query.set('limit', String(page.limit));
+    body.next = `${page.baseUrl}${page.path}?${query.toString()}`;
+  }
+  body.data = data;
+  body.createdAt = new Date(job.createdAt).toISOString();
+  if (job.completedAt !== undefined) body.completedAt = new Date(job.completedAt).toISOString();
+  return body;
+}

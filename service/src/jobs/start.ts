@@ -1,0 +1,45 @@
+// What every job start shares: idempotency, kickoff faults, the started event and the
+// answer `{ success, id, url }` (dropped on the wire when a fault says so).
+import type { RouteRequest, RouteResponse } from '../core/contract.js';
+import { emitJobEvent } from './events.js';
+import { readIdempotencyKey } from './idempotency.js';
+import { createJob, failJob, type NewJob } from './lifecycle.js';
+import type { JobsRuntime } from './runtime.js';
+import type { Job } from './types.js';
+
+export const KICKOFF_FAULT_MESSAGE = 'Job failed at kickoff (injected fault: failKickoffPattern)';
+
+/** Reads and checks the idempotency key; call before any await that precedes createJob's caller. */
+export function checkIdempotency(rt: JobsRuntime, req: RouteRequest): string | undefined {
+  const key = readIdempotencyKey(req.headers);
+  rt.idempotency.assertUnused(req.team.id, key, rt.ctx.now());
+  return key;
+}
+
+/**
+ * Creates the job and decides its start: `run` is called unless a kickoff fault fails
+ * the job at once. Synchronous from the idempotency check to the key being taken, so
+ * two requests with one key cannot both start a job.
+ */
+export function startJob(
+  rt: JobsRuntime,
+  req: RouteRequest,
+  init: NewJob,
+  kickoffUrls: string[],
+  run: (job: Job) => void,
+  extra: Record<string, unknown> = {},
+): RouteResponse {
+  const key = checkIdempotency(rt, req);
+  const job = createJob(rt, init);
+  rt.idempotency.remember(req.team.id, key, job.id, job.createdAt);
+  if (kickoffUrls.some((u) => rt.ctx.faults.failsKickoff(req.team.id, u))) {
+    failJob(rt, job, KICKOFF_FAULT_MESSAGE);
+  } else {
+    emitJobEvent(rt.ctx, job, 'started', { success: true });
+    run(job);
+  }
+  const path = init.kind === 'crawl' ? '/v2/crawl' : '/v2/batch/scrape';
+  const response: RouteResponse = { body: { success: true, id: job.id, url: `${req.baseUrl}${path}/${job.id}`, ...extra } };
+  if (rt.ctx.faults.takeDroppedStartResponse(req.team.id)) response.dropConnection = true;
+  return response;
+}

@@ -1,0 +1,55 @@
+// The record of one crawl or batch scrape job, as the routes and runners share it.
+import type { PageDocument, TeamConfig, WebhookSpec } from '../core/contract.js';
+import type { ChangeNotifier } from './notifier.js';
+
+export type JobKind = 'crawl' | 'batch_scrape';
+export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+
+export interface JobError {
+  id: string;
+  timestamp: string;
+  url: string;
+  code?: string;
+  error: string;
+}
+
+export interface StoredDocument {
+  doc: PageDocument;
+  /** Size of JSON.stringify(doc) in bytes, measured once for the paging cut. */
+  bytes: number;
+}
+
+export interface Job {
+  id: string;
+  kind: JobKind;
+  team: TeamConfig;
+  apiKey: string;
+  /** Crawl start URL; first URL of a batch. */
+  url: string;
+  status: JobStatus;
+  /** Job-level failure message (kickoff failure). */
+  error?: string;
+  createdAt: number;
+  completedAt?: number;
+  /** Options as listed by GET /v2/crawl/active. */
+  options: Record<string, unknown>;
+  /** Scrape options handed to the engine for every page. */
+  scrapeOptions: Record<string, unknown>;
+  documents: StoredDocument[];
+  errors: JobError[];
+  robotsBlocked: string[];
+  creditsUsed: number;
+  /** Pages queued or in flight; counted in `total` while the job runs. */
+  pending: () => number;
+  zeroDataRetention: boolean;
+  /** Zero data retention: documents dropped after being read once (they still count as completed). */
+  purgedCount: number;
+  webhook?: WebhookSpec | string;
+  abort: AbortController;
+  /** Wakes status readers waiting for new pages. */
+  changes: ChangeNotifier;
+}
+
+export function isRunning(job: Job): boolean {
+  return job.status === 'scraping';
+}
