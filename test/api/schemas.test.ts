@@ -89,3 +89,39 @@ test('rule messages and dotted paths', () => {
   hasIssue(activityQuerySchema, { endpoint: 'nope' }, 'endpoint', /one of/);
   hasIssue(jobStatusQuerySchema, { skip: -1 }, 'skip', /at least 0/);
 });
+
+test('formatIssues never throws and always names a rule, for arbitrary input', async () => {
+  const fc = await import('fast-check');
+  const schemas: z.ZodType[] = [
+    crawlRequestSchema,
+    scrapeRequestSchema,
+    batchScrapeRequestSchema,
+    searchRequestSchema,
+    mapRequestSchema,
+    interactRequestSchema,
+    browserCreateRequestSchema,
+    supportAskRequestSchema,
+    activityQuerySchema,
+    jobStatusQuerySchema,
+  ];
+  fc.assert(
+    fc.property(fc.constantFrom(...schemas), fc.anything(), (schema, value) => {
+      const r = schema.safeParse(value);
+      if (r.success) return;
+      const list = formatIssues(r.error);
+      assert.ok(list.length > 0);
+      for (const i of list) {
+        assert.equal(typeof i.path, 'string');
+        assert.ok(i.message.length > 0 && !/^Invalid input$/.test(i.message), i.message);
+      }
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test('query values of the wrong type name the rule', () => {
+  hasIssue(jobStatusQuerySchema, { limit: { a: 1 } }, 'limit', /^must be an integer$/);
+  hasIssue(jobStatusQuerySchema, { skip: 'abc' }, 'skip', /^must be an integer$/);
+  hasIssue(historicalCreditUsageQuerySchema, { byApiKey: 'yes' }, 'byApiKey', /^must be a boolean/);
+  hasIssue(historicalCreditUsageQuerySchema, { byApiKey: 3 }, 'byApiKey', /boolean/);
+});

@@ -49,13 +49,22 @@ export function queryInt(min: number, max?: number) {
   let n = z.number().int().min(min);
   if (max !== undefined) n = n.max(max);
   return z
-    .union([z.number(), z.string().trim().regex(/^-?\d+$/, { error: 'must be an integer' }).transform(Number)])
+    .union([z.number(), z.string().trim().regex(/^-?\d+$/, { error: 'must be an integer' }).transform(Number)], {
+      error: 'must be an integer',
+    })
     .pipe(n);
 }
 
-export const queryBool = z.union([
-  z.boolean(),
-  z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
-]);
+const BOOL_RULE = 'must be a boolean (true or false)';
+export const queryBool = z.union(
+  [
+    z.boolean(),
+    z
+      .string()
+      .regex(/^(true|false|1|0)$/, { error: BOOL_RULE })
+      .transform((v) => v === 'true' || v === '1'),
+  ],
+  { error: BOOL_RULE },
+);
 
 export const jobIdSchema = uuid;
