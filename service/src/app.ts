@@ -12,6 +12,7 @@ import { createRequestListener, type RequestListener } from './http/platform.js'
 import { RouteTable } from './http/router.js';
 import { listen } from './http/server.js';
 import { registerBrowserRoutes } from './browser/routes.js';
+import { registerJobRoutes } from './jobs/index.js';
 import { RateLimiter } from './ratelimit/limiter.js';
 import { MemoryScrapeRecords } from './scrape-routes/records.js';
 import { registerScrapeRoutes } from './scrape-routes/routes.js';
@@ -22,6 +23,7 @@ import { HttpWebhookDispatcher } from './webhooks/dispatcher.js';
 const ROUTE_MODULES: ReadonlyArray<(router: Router, ctx: ServiceContext) => void> = [
   registerScrapeRoutes,
   registerTeamRoutes,
+  registerJobRoutes,
   registerBrowserRoutes,
 ];
 

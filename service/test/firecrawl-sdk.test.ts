@@ -33,7 +33,9 @@ describe('Firecrawl JS SDK against the local service', () => {
     assert.ok(usage.billingPeriodStart && usage.billingPeriodEnd);
     const history = await firecrawl.getCreditUsageHistorical(true);
     assert.equal(history.success, true);
-    assert.deepEqual(history.periods.map((p) => [p.apiKey, p.totalCredits]), [['key-sdk', 1]]);
+    // The reference names the member totalCredits (2.11); the SDK's type says creditsUsed.
+    const periods = history.periods as unknown as Array<{ apiKey?: string; totalCredits: number }>;
+    assert.deepEqual(periods.map((p) => [p.apiKey, p.totalCredits]), [['key-sdk', 1]]);
   });
 
   test('errors surface as SdkError with status and code', async () => {
