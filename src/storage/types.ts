@@ -8,23 +8,30 @@
 /** What produced a document. Open-ended so new endpoints need no store change. */
 export type DocumentKind = 'crawl' | 'batch' | 'scrape' | 'search' | 'extract' | 'interact' | (string & {});
 
-/** A scraped page as stored. Extra fields of the API's document are kept verbatim. */
-export interface StoredDocument {
+/** Fields a document has both as appended and as stored; extra API fields are kept verbatim. */
+export interface DocumentFields {
   url: string;
-  jobId: string;
   kind: DocumentKind;
   markdown?: string;
   html?: string;
   rawHtml?: string;
   links?: string[];
-  metadata: Record<string, unknown>;
-  /** ISO-8601 time the store first accepted the document. */
-  storedAt: string;
   [field: string]: unknown;
 }
 
-/** A document to append: `jobId` comes from the call; `storedAt` defaults to now. */
-export type DocumentInput = Omit<StoredDocument, 'jobId' | 'storedAt'> & { storedAt?: string };
+/** A scraped page as stored. */
+export interface StoredDocument extends DocumentFields {
+  jobId: string;
+  metadata: Record<string, unknown>;
+  /** ISO-8601 time the store first accepted the document. */
+  storedAt: string;
+}
+
+/** A document to append: `jobId` comes from the call; `metadata` defaults to {}, `storedAt` to now. */
+export interface DocumentInput extends DocumentFields {
+  metadata?: Record<string, unknown>;
+  storedAt?: string;
+}
 
 /** A page that could not be scraped. */
 export interface StoredFailure {
@@ -78,7 +85,7 @@ export interface PageOptions extends ReadOptions {
 /** A slice of a run in insertion order, for callers that heartbeat their position. */
 export interface Page<T> {
   items: T[];
-  /** Pass as `after` to continue; null when the run had nothing more at read time. */
+  /** Pass as `after` to continue; null once the end was reached (a non-null one may lead to an empty page). */
   next: string | null;
 }
 
