@@ -1,0 +1,76 @@
+// What a backend calls: start a pipeline, read its progress, cancel it.
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { webDataPipeline } from '../workflows/pipeline.js';
+import { progressQuery, raiseBudgetUpdate, type PipelineProgress } from '../workflows/definitions.js';
+import { parsePipelineInput, type PipelineConfig, type PipelineInput } from '../workflows/input.js';
+import type { PipelineResult } from '../workflows/state.js';
+import { OUTCOME, STAGE, TARGET_HOST } from '../search-attributes.js';
+import { hostOf } from '../workflows/runtime.js';
+
+export const DEFAULT_TASK_QUEUE = 'webdata';
+
+export interface StartPipelineOptions {
+  taskQueue?: string;
+  /** Default: `webdata-<host>-<timestamp>`. */
+  workflowId?: string;
+  /** Register the package's search attributes on the namespace (dev servers register them at start). */
+  searchAttributes?: boolean;
+}
+
+export type PipelineHandle = WorkflowHandle<typeof webDataPipeline>;
+
+/** One line for the Temporal UI list: what this run does. */
+export function summarize(config: PipelineConfig): string {
+  const stages = ['map', 'select', 'crawl', 'batch', 'interact', 'support'].filter((s) => config.stages?.[s as keyof NonNullable<PipelineConfig['stages']>] !== false);
+  const budget = config.budget ? ` · budget ${config.budget.credits}` : '';
+  return `${config.mode} ${hostOf(config.url)} · ${stages.join('→')}${budget}`;
+}
+
+/** Markdown details for the Temporal UI: the run's configuration, without secrets (there are none in input). */
+export function describe(config: PipelineConfig): string {
+  const rows: Array<[string, unknown]> = [
+    ['url', config.url],
+    ['mode', config.mode],
+    ['select', config.select],
+    ['crawl', config.crawl],
+    ['batch', config.batch],
+    ['interact', config.interact ? { ...config.interact, code: config.interact.code ? `${config.interact.code.length} chars` : undefined } : undefined],
+    ['budget', config.budget],
+  ];
+  return ['| setting | value |', '|---|---|', ...rows.filter(([, v]) => v !== undefined).map(([k, v]) => `| ${k} | \`${JSON.stringify(v).replace(/\|/g, '\\|')}\` |`)].join('\n');
+}
+
+/** Validates the input (same schemas as the workflow: fails before anything starts) and starts the run. */
+export async function startPipeline(client: Client, input: PipelineInput, options: StartPipelineOptions = {}): Promise<PipelineHandle> {
+  const config = parsePipelineInput(input);
+  const workflowId = options.workflowId ?? `webdata-${hostOf(config.url).replace(/[^a-z0-9.-]/gi, '-')}-${Date.now()}`;
+  return client.workflow.start(webDataPipeline, {
+    taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
+    workflowId,
+    args: [input],
+    staticSummary: summarize(config),
+    staticDetails: describe(config),
+    typedSearchAttributes: [
+      { key: TARGET_HOST, value: hostOf(config.url) },
+      { key: STAGE, value: 'starting' },
+      { key: OUTCOME, value: 'running' },
+    ],
+  });
+}
+
+export async function getProgress(client: Client, workflowId: string): Promise<PipelineProgress> {
+  return client.workflow.getHandle(workflowId).query(progressQuery);
+}
+
+export async function getResult(client: Client, workflowId: string): Promise<PipelineResult> {
+  return client.workflow.getHandle<typeof webDataPipeline>(workflowId).result();
+}
+
+/** Cancels the run through Temporal cancellation: running jobs are cancelled, sessions stopped. */
+export async function cancelPipeline(client: Client, workflowId: string): Promise<void> {
+  await client.workflow.getHandle(workflowId).cancel();
+}
+
+export async function raiseBudget(client: Client, workflowId: string, credits: number): Promise<{ budget: number }> {
+  return client.workflow.getHandle(workflowId).executeUpdate(raiseBudgetUpdate, { args: [{ credits }] });
+}

@@ -1,0 +1,77 @@
+// Recurring pipelines over Temporal Schedules.
+import { ScheduleOverlapPolicy, type Client, type ScheduleDescription, type ScheduleSummary } from '@temporalio/client';
+import { webDataPipeline } from '../workflows/pipeline.js';
+import { parsePipelineInput, type PipelineInput } from '../workflows/input.js';
+import { DEFAULT_TASK_QUEUE, describe, summarize } from './pipeline.js';
+
+export type OverlapPolicy = 'skip' | 'buffer_one' | 'buffer_all' | 'cancel_other' | 'terminate_other' | 'allow_all';
+
+const OVERLAP: Record<OverlapPolicy, ScheduleOverlapPolicy> = {
+  skip: ScheduleOverlapPolicy.SKIP,
+  buffer_one: ScheduleOverlapPolicy.BUFFER_ONE,
+  buffer_all: ScheduleOverlapPolicy.BUFFER_ALL,
+  cancel_other: ScheduleOverlapPolicy.CANCEL_OTHER,
+  terminate_other: ScheduleOverlapPolicy.TERMINATE_OTHER,
+  allow_all: ScheduleOverlapPolicy.ALLOW_ALL,
+};
+
+export interface SchedulePipelineOptions {
+  scheduleId: string;
+  /** A cron expression ("0 3 * * *") or an interval ("6h", "30m", "90 seconds"): exactly one. */
+  cron?: string;
+  every?: string;
+  overlap?: OverlapPolicy;
+  taskQueue?: string;
+  paused?: boolean;
+  note?: string;
+  /** Run the schedule over a past range once, right after creating it. */
+  backfill?: { start: Date; end: Date };
+}
+
+export async function schedulePipeline(client: Client, input: PipelineInput, options: SchedulePipelineOptions): Promise<string> {
+  const config = parsePipelineInput(input);
+  if ((options.cron === undefined) === (options.every === undefined)) {
+    throw new Error('schedule: exactly one of cron or every is required');
+  }
+  const handle = await client.schedule.create({
+    scheduleId: options.scheduleId,
+    spec: options.cron ? { cronExpressions: [options.cron] } : { intervals: [{ every: options.every as string }] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: webDataPipeline,
+      args: [input],
+      taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
+      workflowId: `${options.scheduleId}-run`,
+      staticSummary: summarize(config),
+      staticDetails: describe(config),
+    },
+    policies: { overlap: OVERLAP[options.overlap ?? 'skip'], catchupWindow: '1 minute' },
+    state: { paused: options.paused ?? false, note: options.note },
+  });
+  if (options.backfill) {
+    await handle.backfill({ start: options.backfill.start, end: options.backfill.end, overlap: OVERLAP[options.overlap ?? 'allow_all'] });
+  }
+  return handle.scheduleId;
+}
+
+export async function listSchedules(client: Client): Promise<ScheduleSummary[]> {
+  const out: ScheduleSummary[] = [];
+  for await (const s of client.schedule.list()) out.push(s);
+  return out;
+}
+
+export async function describeSchedule(client: Client, scheduleId: string): Promise<ScheduleDescription> {
+  return client.schedule.getHandle(scheduleId).describe();
+}
+
+export async function pauseSchedule(client: Client, scheduleId: string, note?: string): Promise<void> {
+  await client.schedule.getHandle(scheduleId).pause(note);
+}
+
+export async function unpauseSchedule(client: Client, scheduleId: string, note?: string): Promise<void> {
+  await client.schedule.getHandle(scheduleId).unpause(note);
+}
+
+export async function deleteSchedule(client: Client, scheduleId: string): Promise<void> {
+  await client.schedule.getHandle(scheduleId).delete();
+}

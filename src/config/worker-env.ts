@@ -1,0 +1,66 @@
+// Worker settings from the environment. Every problem is reported at once, one line each,
+// naming the variable and the rule; the API key is never echoed.
+import { z } from 'zod';
+
+const positiveInt = (name: string) =>
+  z.string().regex(/^\d+$/, { error: `${name}: must be a whole number` }).transform(Number).pipe(z.number().int().min(1, { error: `${name}: must be at least 1` }));
+
+const positiveNumber = (name: string) =>
+  z.string().regex(/^\d+(\.\d+)?$/, { error: `${name}: must be a number` }).transform(Number).pipe(z.number().positive({ error: `${name}: must be above 0` }));
+
+const envSchema = z.object({
+  WEBDATA_API_URL: z.url({ protocol: /^https?$/, error: 'WEBDATA_API_URL: must be an http(s) URL, e.g. http://127.0.0.1:3002' }),
+  WEBDATA_API_KEY: z.string({ error: 'WEBDATA_API_KEY: is required (the service API key)' }).min(1, { error: 'WEBDATA_API_KEY: is required (the service API key)' }),
+  WEBDATA_TASK_QUEUE: z.string().min(1).default('webdata'),
+  WEBDATA_STORE: z.string().min(1).default('.data/store'),
+  WEBDATA_MAX_CONCURRENT_ACTIVITIES: positiveInt('WEBDATA_MAX_CONCURRENT_ACTIVITIES').optional(),
+  WEBDATA_MAX_CONCURRENT_WORKFLOW_TASKS: positiveInt('WEBDATA_MAX_CONCURRENT_WORKFLOW_TASKS').optional(),
+  WEBDATA_MAX_ACTIVITIES_PER_SECOND: positiveNumber('WEBDATA_MAX_ACTIVITIES_PER_SECOND').optional(),
+  WEBDATA_WORKFLOW_BUNDLE: z.string().min(1).optional(),
+  WEBDATA_API_TIMEOUT_MS: positiveInt('WEBDATA_API_TIMEOUT_MS').optional(),
+});
+
+export interface WorkerSettings {
+  apiUrl: string;
+  apiKey: string;
+  taskQueue: string;
+  store: string;
+  maxConcurrentActivities?: number;
+  maxConcurrentWorkflowTasks?: number;
+  /** Task-queue-wide activity rate: all workers together stay under the service's rate limit. */
+  maxTaskQueueActivitiesPerSecond?: number;
+  workflowBundlePath?: string;
+  apiTimeoutMs?: number;
+}
+
+export class WorkerSettingsError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'WorkerSettingsError';
+    this.problems = problems;
+  }
+}
+
+export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): WorkerSettings {
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('WEBDATA_'))));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? '');
+      return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+    });
+    throw new WorkerSettingsError(problems);
+  }
+  const e = parsed.data;
+  return {
+    apiUrl: e.WEBDATA_API_URL,
+    apiKey: e.WEBDATA_API_KEY,
+    taskQueue: e.WEBDATA_TASK_QUEUE,
+    store: e.WEBDATA_STORE,
+    maxConcurrentActivities: e.WEBDATA_MAX_CONCURRENT_ACTIVITIES,
+    maxConcurrentWorkflowTasks: e.WEBDATA_MAX_CONCURRENT_WORKFLOW_TASKS,
+    maxTaskQueueActivitiesPerSecond: e.WEBDATA_MAX_ACTIVITIES_PER_SECOND,
+    workflowBundlePath: e.WEBDATA_WORKFLOW_BUNDLE,
+    apiTimeoutMs: e.WEBDATA_API_TIMEOUT_MS,
+  };
+}
