@@ -13,7 +13,7 @@ export interface RenderContext {
   bigKb?: number;
 }
 
-/** Text the JavaScript page shows once its script has run (never present in its static HTML). */
+/** Text the JavaScript page shows once its script has run (in its static HTML only inside the script). */
 export const DEMO_JS_TEXT = 'Rendered by JavaScript: three widgets loaded.';
 /** A 1x1 PNG, used as the data-URI image on some pages. */
 export const BASE64_PIXEL =
