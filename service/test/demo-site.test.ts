@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { load } from 'cheerio';
-import robotsParser from 'robots-parser';
+import robotsParserModule from 'robots-parser';
 import {
   buildManifest, DEMO_PDF_TITLE, NAMED_ROBOTS_AGENT, startDemoSite, type DemoSite, type ManifestEntry,
 } from '../src/demo-site/index.js';
@@ -28,6 +28,11 @@ function getWithHost(port: number, path: string, host: string): Promise<{ status
     req.end();
   });
 }
+
+// robots-parser is CommonJS with typings that declare an ES default export.
+type RobotsParser = (url: string, body: string) => { isAllowed(url: string, ua?: string): boolean | undefined };
+const robotsParser: RobotsParser =
+  (robotsParserModule as unknown as { default?: RobotsParser }).default ?? (robotsParserModule as unknown as RobotsParser);
 
 const locs = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1].replace(/&amp;/g, '&'));
 const paths = (entries: ManifestEntry[]): string[] => entries.map((e) => e.path).sort();
