@@ -48,8 +48,21 @@ export interface PageVisitor {
 /** Cap on sitemap URLs read per crawl, whatever the limit: sitemaps may list other sections too. */
 const MAX_SITEMAP_URLS = 500_000;
 
+/** A page whose links were read: kept (with maxDiscoveryDepth only) to re-offer them at a smaller depth. */
+interface VisitedPage {
+  links: string[];
+  base: string;
+}
+
 export class Crawler {
   private readonly frontier: Frontier;
+  /**
+   * Depth of every admitted URL. Concurrent scrapes can reach a page by a longer path
+   * first; when a shorter one turns up the depth is lowered (and, for a page already
+   * visited, its links offered again), so depth is the shortest discovery distance
+   * whatever the timing, as a breadth-first walk would give.
+   */
+  private readonly depths = new Map<string, { item?: FrontierItem; visited?: VisitedPage }>();
   private active = 0;
   private discovering = 0;
   private stopped = false;
@@ -106,13 +119,17 @@ export class Crawler {
     const url = parseHttpUrl(raw, base);
     if (!url || !s.scope.allows(url) || !s.filter.matches(url)) return;
     const key = dedupeKey(url, s.ignoreQueryParameters);
-    if (!this.frontier.reserve(key)) return;
+    if (!this.frontier.reserve(key)) {
+      this.relax(key, depth);
+      return;
+    }
     if (!s.allowNonLoopback && !isLoopbackHostname(url.hostname)) {
       this.frontier.release();
       this.visitor.notAllowed(url.href, 'This service only fetches loopback destinations (allowNonLoopback is off)');
       return;
     }
     const item = { url, key, depth };
+    if (s.maxDiscoveryDepth !== undefined) this.depths.set(key, { item });
     if (!s.obeyRobots) return this.enqueue(item);
     const known = s.robots.peek(url);
     if (known !== undefined) return this.admit(item, known);
@@ -122,6 +139,7 @@ export class Crawler {
   private admit(item: FrontierItem, allowed: boolean): void {
     if (allowed) return this.enqueue(item);
     this.frontier.release();
+    this.depths.delete(item.key);
     this.visitor.robotsBlocked(item.url.href);
   }
 
@@ -157,13 +175,28 @@ export class Crawler {
       const finalUrl = result.finalUrl ? parseHttpUrl(result.finalUrl) : undefined;
       // A redirect target is the same page: never queue it again.
       if (finalUrl) this.frontier.markSeen(dedupeKey(finalUrl, s.ignoreQueryParameters));
+      const base = finalUrl?.href ?? item.url.href;
+      if (s.maxDiscoveryDepth !== undefined && s.sitemap !== 'only' && s.scope.relation(item.url) !== 'external') {
+        this.depths.set(item.key, { item, visited: { links: result.links, base } });
+      }
       if (this.followsLinksOf(item)) {
-        const base = finalUrl?.href ?? item.url.href;
         for (const link of result.links) this.track(this.offer(link, item.depth + 1, base));
       }
     }
     if (s.delayMs > 0 && !this.stopped && (this.frontier.waiting > 0 || this.discovering > 0)) {
       await sleep(s.delayMs, undefined, { signal: this.signal }).catch(() => undefined);
+    }
+  }
+
+  /** A known URL was reached at `depth`: lower its recorded depth if that is shorter. */
+  private relax(key: string, depth: number): void {
+    const entry = this.depths.get(key);
+    if (!entry?.item || depth >= entry.item.depth) return;
+    entry.item.depth = depth;
+    // Queued or in flight: the new depth is used when its links are read. Visited: its
+    // links are offered again one level down, which relaxes them in turn.
+    if (entry.visited && this.followsLinksOf(entry.item)) {
+      for (const link of entry.visited.links) this.track(this.offer(link, depth + 1, entry.visited.base));
     }
   }
 

@@ -1,4 +1,5 @@
 // Creating, finishing and failing jobs.
+import { setMaxListeners } from 'node:events';
 import type { TeamConfig, WebhookSpec } from '../core/contract.js';
 import { newJobId } from '../http/ids.js';
 import { emitJobEvent } from './events.js';
@@ -33,6 +34,8 @@ export function createJob(rt: JobsRuntime, init: NewJob): Job {
     abort: new AbortController(),
     changes: new ChangeNotifier(),
   };
+  // Every in-flight page listens on the job's signal (limiter wait, engine, fetches).
+  setMaxListeners(0, job.abort.signal);
   rt.store.add(job);
   rt.ctx.activity.record({ id: job.id, teamId: job.team.id, endpoint: init.kind, createdAt, target: init.url });
   return job;

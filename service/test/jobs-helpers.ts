@@ -1,0 +1,264 @@
+// Shared by the crawl, batch scrape and map tests: the service with its job routes in
+// front of a demo site, a JSON client, job waiters, a webhook receiver, and an oracle
+// that computes a crawl's exact URL sets from the demo site's manifest.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServiceApp, type ServiceApp } from '../src/app.js';
+import type { PageDocument, ScrapeEngine, ServiceConfig, TeamConfig } from '../src/core/contract.js';
+import { HttpError } from '../src/core/contract.js';
+import { createResourceFetcher } from '../src/crawler/fetcher.js';
+import { startDemoSite, type DemoSite, type DemoSiteOptions, type ManifestEntry, type SiteManifest } from '../src/demo-site/index.js';
+import { silentLogger } from '../src/http/logger.js';
+import { listen } from '../src/http/server.js';
+import { registerJobRoutes } from '../src/jobs/index.js';
+import { extractPageLinks } from '../src/map/page-links.js';
+import { call as rawCall, team, type ApiAnswer } from './platform-helpers.js';
+
+export { team };
+export type { ApiAnswer };
+
+/**
+ * A plain HTTP engine for these tests (fetch, links, title; markdown is the raw text):
+ * the crawl logic is under test here, not HTML conversion.
+ */
+export function fetchScrapeEngine(): ScrapeEngine & { calls: string[] } {
+  const fetcher = createResourceFetcher({ allowNonLoopback: false });
+  const calls: string[] = [];
+  return {
+    calls,
+    async scrape(url, options, ctx) {
+      calls.push(url);
+      let res;
+      try {
+        res = await fetcher.fetch(url, { signal: ctx.signal });
+      } catch (err) {
+        if (ctx.signal?.aborted) throw err;
+        throw new HttpError(500, `All scrape engines failed: ${err instanceof Error ? err.message : String(err)}`, { code: 'SCRAPE_ALL_ENGINES_FAILED' });
+      }
+      const html = /html/i.test(res.contentType);
+      const text = html || /text|json|xml/i.test(res.contentType) ? res.body.toString('utf8') : '';
+      const page = html ? extractPageLinks(text, res.url) : { links: [] as string[] };
+      const document: PageDocument = {
+        markdown: text,
+        metadata: {
+          sourceURL: url,
+          url: res.url,
+          statusCode: res.status,
+          scrapeId: ctx.scrapeId,
+          contentType: res.contentType,
+          ...('title' in page && page.title ? { title: page.title } : {}),
+          ...(res.status >= 400 ? { error: `HTTP ${res.status}` } : {}),
+        },
+      };
+      return { document, discoveredLinks: page.links, engine: 'http', options };
+    },
+    close: () => fetcher.close(),
+  };
+}
+
+export interface JobsStack {
+  api: string;
+  site: DemoSite;
+  app: ServiceApp;
+  engine: ScrapeEngine;
+  call(method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<ApiAnswer>;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  teams?: TeamConfig[];
+  config?: Partial<ServiceConfig>;
+  site?: DemoSiteOptions;
+  engine?: ScrapeEngine;
+  now?: () => number;
+  /** API key used by `call` unless given. */
+  key?: string;
+}
+
+export async function startJobsStack(opts: StackOptions = {}): Promise<JobsStack> {
+  const site = await startDemoSite(opts.site ?? {});
+  const engine = opts.engine ?? fetchScrapeEngine();
+  const app = createServiceApp({
+    teams: opts.teams ?? [team('a', { credits: 100_000, concurrency: 8 })],
+    config: opts.config,
+    scrapeEngine: engine,
+    logger: silentLogger,
+    now: opts.now,
+  });
+  // The platform registers the job routes once it wires them; until then, do it here.
+  if (!app.router.list().some((r) => r.pattern === '/v2/crawl')) registerJobRoutes(app.router, app.context);
+  const server = await listen(app.listener);
+  return {
+    api: server.url,
+    site,
+    app,
+    engine,
+    call: (method, path, o = {}) => rawCall(server.url, method, path, { key: opts.key ?? 'key-a', ...o }),
+    close: async () => {
+      await Promise.all([server.close(), app.close()]);
+      await site.close();
+    },
+  };
+}
+
+export interface JobResult {
+  status: string;
+  last: Record<string, unknown>;
+  docs: PageDocument[];
+  urls: string[];
+  pages: number;
+}
+
+/** Polls a job until it leaves `scraping`, then reads every page of results via `next`. */
+export async function waitForJob(stack: JobsStack, path: string, opts: { timeoutMs?: number; key?: string } = {}): Promise<JobResult> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  for (;;) {
+    const res = await stack.call('GET', `${path}?limit=1`, { key: opts.key });
+    if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${res.text}`);
+    if (res.body.status !== 'scraping') break;
+    if (Date.now() > deadline) throw new Error(`job ${path} still running after ${opts.timeoutMs ?? 60_000} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return collect(stack, path, opts.key);
+}
+
+/** Follows `next` from the first page; `query` is added to the first request. */
+export async function collect(stack: JobsStack, path: string, key?: string, query = ''): Promise<JobResult> {
+  const docs: PageDocument[] = [];
+  let url: string | undefined = `${stack.api}${path}${query}`;
+  let last: Record<string, unknown> = {};
+  let pages = 0;
+  while (url) {
+    const rel = url.slice(stack.api.length);
+    const res = await stack.call('GET', rel, { key });
+    if (res.status !== 200) throw new Error(`GET ${rel} answered ${res.status}: ${res.text}`);
+    last = res.body as Record<string, unknown>;
+    pages++;
+    docs.push(...(last.data as PageDocument[]));
+    url = last.next as string | undefined;
+    if (pages > 10_000) throw new Error('too many pages');
+  }
+  return { status: last.status as string, last, docs, urls: docs.map((d) => d.metadata.sourceURL), pages };
+}
+
+/** Sorted copy, for set comparisons with readable diffs. */
+export function sorted(values: Iterable<string>): string[] {
+  return [...values].sort();
+}
+
+// ---- webhook receiver ----
+
+export interface Delivery {
+  path: string;
+  body: { success: boolean; type: string; id: string; webhookId: string; data: unknown[]; error?: string; metadata?: Record<string, string> };
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface WebhookReceiver {
+  url: string;
+  deliveries: Delivery[];
+  /** Resolves once `predicate` holds for the deliveries received so far. */
+  until(predicate: (d: Delivery[]) => boolean, timeoutMs?: number): Promise<Delivery[]>;
+  close(): Promise<void>;
+}
+
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const deliveries: Delivery[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      deliveries.push({ path: req.url ?? '/', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Delivery['body'], headers: req.headers });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    deliveries,
+    async until(predicate, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate(deliveries)) {
+        if (Date.now() > deadline) throw new Error(`webhook deliveries incomplete: ${deliveries.map((d) => d.body.type).join(', ')}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return deliveries;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+// ---- crawl oracle ----
+
+export interface OracleOptions {
+  start: string;
+  sitemap?: 'skip' | 'include' | 'only';
+  maxDiscoveryDepth?: number;
+  includePaths?: string[];
+  excludePaths?: string[];
+  regexOnFullURL?: boolean;
+  crawlEntireDomain?: boolean;
+  ignoreQueryParameters?: boolean;
+  /** Whose robots.txt rules apply; 'none' = ignoreRobotsTxt. */
+  robots?: '*' | 'named' | 'none';
+}
+
+export interface OracleResult {
+  /** URLs that end in `data` (status < 400). */
+  ok: Set<string>;
+  /** URLs attempted that answered >= 400: listed under errors. */
+  failed: Set<string>;
+  robotsBlocked: Set<string>;
+}
+
+/**
+ * What a crawl of the demo site's main host must return, by a plain breadth-first walk
+ * over the manifest's links (same host, no external or alias links). Independent of the
+ * crawler's code: it reads the manifest, never the site.
+ */
+export function expectedCrawl(manifest: SiteManifest, o: OracleOptions): OracleResult {
+  const start = new URL(o.start);
+  const startDir = start.pathname.endsWith('/') ? start.pathname : `${start.pathname}/`;
+  const inc = (o.includePaths ?? []).map((p) => new RegExp(p));
+  const exc = (o.excludePaths ?? []).map((p) => new RegExp(p));
+  const sitemap = o.sitemap ?? 'include';
+  const keyOf = (u: URL) => (o.ignoreQueryParameters ? u.origin + u.pathname : u.href);
+  const visitable = (u: URL): boolean => {
+    if (u.host !== start.host) return false;
+    if (!o.crawlEntireDomain && u.pathname !== start.pathname && !u.pathname.startsWith(startDir)) return false;
+    const subject = o.regexOnFullURL ? u.href : u.pathname;
+    if (exc.some((r) => r.test(subject))) return false;
+    return inc.length === 0 || inc.some((r) => r.test(subject));
+  };
+  const result: OracleResult = { ok: new Set(), failed: new Set(), robotsBlocked: new Set() };
+  const seen = new Set<string>();
+  const queue: Array<{ url: string; depth: number }> = [{ url: start.href, depth: 0 }];
+  if (sitemap !== 'skip') {
+    for (const e of manifest.entries) if (e.host === 'main' && e.inSitemap) queue.push({ url: e.url, depth: 0 });
+  }
+  while (queue.length > 0) {
+    const { url, depth } = queue.shift() as { url: string; depth: number };
+    const u = new URL(url);
+    if (!visitable(u) || seen.has(keyOf(u))) continue;
+    seen.add(keyOf(u));
+    const entry: ManifestEntry | undefined = manifest.get(url);
+    const blocked = entry && (o.robots ?? '*') !== 'none' && (o.robots === 'named' ? entry.robotsDisallowedNamedAgent : entry.robotsDisallowed);
+    if (blocked) {
+      result.robotsBlocked.add(url);
+      continue;
+    }
+    if (!entry || entry.status >= 400) {
+      result.failed.add(url);
+      continue;
+    }
+    result.ok.add(url);
+    if (sitemap === 'only' || (o.maxDiscoveryDepth !== undefined && depth >= o.maxDiscoveryDepth)) continue;
+    for (const link of entry.links) queue.push({ url: link, depth: depth + 1 });
+  }
+  return result;
+}
