@@ -119,14 +119,14 @@ export class BrowserSessionManager {
   }
 
   /** Ends a session once: bills it, saves its profile, releases its browser. Later calls return the same end. */
-  async destroy(session: BrowserSession, reason: string): Promise<SessionEnd> {
+  async destroy(session: BrowserSession, reason: string, opts: { bill?: boolean } = {}): Promise<SessionEnd> {
     if (session.end) return session.end;
     const destroyedAt = Math.max(this.now(), session.createdAt);
     const sessionDurationMs = destroyedAt - session.createdAt;
-    const creditsBilled = sessionCredits(sessionDurationMs, session.promptUsed);
+    const creditsBilled = opts.bill === false ? 0 : sessionCredits(sessionDurationMs, session.promptUsed);
     session.status = 'destroyed';
     session.end = { destroyedAt, sessionDurationMs, creditsBilled, reason };
-    this.ctx.ledger.charge({
+    if (creditsBilled > 0) this.ctx.ledger.charge({
       teamId: session.teamId,
       apiKey: session.apiKey,
       credits: creditsBilled,

@@ -1,0 +1,92 @@
+// The browser sessions bound to scrape jobs (reference 3.1): opened on the first interact
+// call at the scrape's page state, reused by later calls, one runner set per session.
+import { HttpError, type ScrapeRecord, type ServiceContext, type TeamConfig } from '../core/contract.js';
+import { browserSessions, type BrowserSessionManager, type SessionManagerOptions } from '../browser/session-manager.js';
+import type { BrowserSession } from '../browser/session.js';
+import { stopAgentBrowser } from './agent-browser.js';
+import { NodeRunner } from './node-runner.js';
+import { replayScrape } from './replay.js';
+
+export const INTERACT_TTL_SEC = 600;
+export const INTERACT_ACTIVITY_TTL_SEC = 300;
+
+interface Bound {
+  session: BrowserSession;
+  node?: NodeRunner;
+  usedBash: boolean;
+}
+
+export class InteractSessions {
+  readonly manager: BrowserSessionManager;
+  private readonly byJob = new Map<string, Bound>();
+  private readonly opening = new Map<string, Promise<Bound>>();
+
+  constructor(private readonly ctx: ServiceContext, opts?: SessionManagerOptions) {
+    this.manager = browserSessions(ctx, opts);
+    this.manager.onDestroy(async (s) => {
+      if (s.kind !== 'interact' || !s.jobId) return;
+      const bound = this.byJob.get(s.jobId);
+      if (!bound || bound.session !== s) return;
+      bound.node?.close();
+      if (bound.usedBash) await stopAgentBrowser(s.id, s.chromiumProcess.port);
+    });
+  }
+
+  find(jobId: string): Bound | undefined {
+    return this.byJob.get(jobId);
+  }
+
+  /** The job's live session, opening it (once, even for concurrent first calls). 410 once destroyed. */
+  async open(record: ScrapeRecord, team: TeamConfig, apiKey: string, promptUsed: boolean): Promise<Bound> {
+    const existing = this.byJob.get(record.id);
+    if (existing) {
+      if (!existing.session.active) throw gone();
+      return existing;
+    }
+    let pending = this.opening.get(record.id);
+    if (!pending) {
+      pending = this.start(record, team, apiKey, promptUsed).finally(() => this.opening.delete(record.id));
+      this.opening.set(record.id, pending);
+    }
+    return pending;
+  }
+
+  private async start(record: ScrapeRecord, team: TeamConfig, apiKey: string, promptUsed: boolean): Promise<Bound> {
+    const profile = record.options.profile as { name: string; saveChanges?: boolean } | undefined;
+    const session = await this.manager.create(team, apiKey, {
+      kind: 'interact',
+      jobId: record.id,
+      ttlSec: INTERACT_TTL_SEC,
+      activityTtlSec: INTERACT_ACTIVITY_TTL_SEC,
+      streamWebView: true,
+      promptUsed,
+      profile: profile ? { name: profile.name, saveChanges: profile.saveChanges ?? true } : undefined,
+    });
+    session.busy++;
+    try {
+      await replayScrape(await session.currentPage(), record);
+    } catch (err) {
+      // A session that never reached the scrape's state is released without a charge.
+      await this.manager.destroy(session, 'replay failed', { bill: false });
+      throw new HttpError(502, `Browser service failed to restore the scrape's page state: ${(err as Error).message.split('\n')[0]}`, {
+        code: 'INTERACT_REPLAY_FAILED',
+      });
+    } finally {
+      session.busy--;
+      session.touch(this.ctx.now());
+    }
+    const bound: Bound = { session, usedBash: false };
+    this.byJob.set(record.id, bound);
+    this.ctx.activity.record({ id: record.id, teamId: team.id, endpoint: 'interact', createdAt: session.createdAt, target: record.url });
+    return bound;
+  }
+
+  nodeRunner(bound: Bound): NodeRunner {
+    bound.node ??= new NodeRunner(bound.session.chromiumProcess.wsEndpoint);
+    return bound.node;
+  }
+}
+
+export function gone(): HttpError {
+  return new HttpError(410, 'Browser session already destroyed; rerun the scrape to interact again', { code: 'SESSION_DESTROYED' });
+}

@@ -1,0 +1,153 @@
+// Interact against real Chromium and the demo site's "load more" catalog: node, python and
+// bash (agent-browser) code in the scrape's replayed page state, timeouts, statuses of 7.1/7.2.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { findChromium } from '../src/browser/chromium.js';
+import { startDemoSite, type DemoSite } from '../src/demo-site/index.js';
+import { findAgentBrowser } from '../src/interact/agent-browser.js';
+import { registerInteractRoutes } from '../src/interact/routes.js';
+import { scrapeRecord, startHarness, team, type Harness } from './browser-harness.js';
+
+const chromiumPath = findChromium();
+const COUNT_ITEMS = "document.querySelectorAll('#catalog-items li').length";
+
+describe('interact', { skip: chromiumPath ? false : 'no Chromium installed', timeout: 240_000 }, () => {
+  let h: Harness;
+  let site: DemoSite;
+
+  before(async () => {
+    site = await startDemoSite();
+    h = await startHarness([(r, c) => registerInteractRoutes(r, c)], [team('t1', { maxBrowserSessions: 4 }), team('t2')]);
+  });
+  after(async () => {
+    await h?.close();
+    await site?.close();
+  });
+
+  function job(options: Record<string, unknown> = {}, over = {}, teamId = 't1'): string {
+    const id = randomUUID();
+    h.scrapes.put(scrapeRecord(id, teamId, `${site.url}/shop/catalog`, options, over));
+    return id;
+  }
+  const interact = (id: string, body: unknown, key?: string) => h.call('POST', `/v2/scrape/${id}/interact`, body, key);
+
+  it('runs node code with a persistent context and a page at the scrape state', async () => {
+    const id = job({ waitFor: 100 });
+    const first = await interact(id, {
+      code: `console.log('before');
+const before = await page.evaluate(() => ${COUNT_ITEMS});
+await page.click('#load-more');
+await page.waitForFunction((n) => ${COUNT_ITEMS} > n, before);
+const after = await page.evaluate(() => ${COUNT_ITEMS});
+console.error('warn', after);
+({ before, after, url: page.url() })`,
+    });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.equal(first.body.success, true, JSON.stringify(first.body));
+    assert.equal(first.body.exitCode, 0);
+    assert.equal(first.body.killed, false);
+    assert.match(String(first.body.liveViewUrl), /^http:\/\/127\.0\.0\.1:\d+\/live\//);
+    const value = JSON.parse(String(first.body.result)) as { before: number; after: number; url: string };
+    assert.equal(value.before, 10);
+    assert.ok(value.after > value.before, `after ${value.after}`);
+    assert.ok(value.url.endsWith('/shop/catalog'));
+    assert.match(String(first.body.stdout), /^before/);
+    assert.match(String(first.body.stderr), /^warn \d+/);
+
+    // Same session: the new items are still there; top-level names persist between calls.
+    const second = await interact(id, { code: `const n = await page.locator('#catalog-items li').count(); n` });
+    assert.equal(second.body.result, String(value.after));
+    const third = await interact(id, { code: 'n * 2' });
+    assert.equal(third.body.result, String(value.after * 2));
+
+    const failing = await interact(id, { code: "throw new Error('boom')" });
+    assert.equal(failing.status, 200);
+    assert.equal(failing.body.success, false);
+    assert.equal(failing.body.exitCode, 1);
+    assert.match(String(failing.body.error), /boom/);
+
+    const slow = await interact(id, { code: 'await new Promise((r) => setTimeout(r, 10_000)); 1', timeout: 1 });
+    assert.equal(slow.body.killed, true);
+    assert.equal(slow.body.success, false);
+    const afterKill = await interact(id, { code: 'await page.title()' });
+    assert.equal(afterKill.body.exitCode, 0, JSON.stringify(afterKill.body));
+
+    const stop = await h.call('DELETE', `/v2/scrape/${id}/interact`);
+    assert.equal(stop.status, 200);
+    assert.equal(stop.body.success, true);
+    assert.equal(stop.body.creditsBilled, 2);
+    assert.equal((await interact(id, { code: '1' })).status, 410);
+  });
+
+  it('replays the scrape actions, then runs python code with Playwright over CDP', async () => {
+    // The replayed click already loaded page 2 of the catalog.
+    const id = job({ actions: [{ type: 'click', selector: '#load-more' }, { type: 'wait', milliseconds: 500 }] });
+    const res = await interact(id, {
+      language: 'python',
+      code: `print("items", page.locator("#catalog-items li").count())
+page.locator("#catalog-items li").last.inner_text()`,
+      timeout: 60,
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.success, true, JSON.stringify(res.body));
+    const count = Number(/^items (\d+)/.exec(String(res.body.stdout))?.[1]);
+    assert.ok(count > 10, String(res.body.stdout));
+    assert.ok(String(res.body.result).length > 0);
+    const err = await interact(id, { language: 'python', code: 'raise ValueError("bad")' });
+    assert.equal(err.body.exitCode, 1);
+    assert.match(String(err.body.error), /ValueError: bad/);
+    const slow = await interact(id, { language: 'python', code: 'import time\ntime.sleep(30)', timeout: 2 });
+    assert.equal(slow.body.killed, true);
+    await h.call('DELETE', `/v2/scrape/${id}/interact`);
+  });
+
+  it('runs bash with the agent-browser CLI pointed at the session', { skip: findAgentBrowser() ? false : 'agent-browser not installed' }, async () => {
+    const id = job();
+    const res = await interact(id, {
+      language: 'bash',
+      code: `agent-browser click '#load-more'
+agent-browser wait 700
+agent-browser eval "${COUNT_ITEMS}"
+agent-browser get url`,
+      timeout: 60,
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.success, true, JSON.stringify(res.body));
+    const lines = String(res.body.stdout).trim().split('\n');
+    assert.ok(lines.some((l) => /^\d+$/.test(l.trim()) && Number(l) > 10), String(res.body.stdout));
+    assert.ok(lines.some((l) => l.includes('/shop/catalog')));
+    await h.call('DELETE', `/v2/scrape/${id}/interact`);
+  });
+
+  it('answers the statuses of 7.1 and 7.2', async () => {
+    assert.equal((await interact(randomUUID(), { code: '1' })).status, 404);
+    assert.equal((await interact('nope', { code: '1' })).status, 400);
+    assert.equal((await interact(job(), { code: '1', prompt: 'x' })).status, 400);
+    const other = job({}, {}, 't2');
+    assert.equal((await interact(other, { code: '1' })).status, 403);
+    const zdr = job({}, { zeroDataRetention: true });
+    assert.equal((await interact(zdr, { code: '1' })).status, 409);
+    const saved = process.env.LLM_BASE_URL;
+    delete process.env.LLM_BASE_URL;
+    const prompt = await interact(job(), { prompt: 'click load more' });
+    process.env.LLM_BASE_URL = saved;
+    if (saved === undefined) delete process.env.LLM_BASE_URL;
+    assert.equal(prompt.status, 503);
+    assert.match(String(prompt.body.error), /LLM_BASE_URL/);
+    assert.equal((await h.call('DELETE', `/v2/scrape/${randomUUID()}/interact`)).status, 404);
+
+    const poor = job();
+    h.teams[0].credits = 0;
+    try {
+      assert.equal((await interact(poor, { code: '1' })).status, 402);
+    } finally {
+      h.teams[0].credits = 10_000;
+    }
+    const mine = job();
+    assert.equal((await interact(mine, { code: '1' })).status, 200);
+    assert.equal((await h.call('DELETE', `/v2/scrape/${mine}/interact`, undefined, 'key-t2')).status, 403);
+    assert.equal((await h.call('DELETE', `/v2/scrape/${mine}/interact`)).status, 200);
+    assert.equal((await interact(mine, { code: '1' })).status, 410);
+  });
+});
