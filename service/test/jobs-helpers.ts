@@ -56,6 +56,54 @@ export function fetchScrapeEngine(): ScrapeEngine & { calls: string[] } {
   };
 }
 
+export interface Instrumented extends ScrapeEngine {
+  calls: Array<{ url: string; teamId: string; options: Record<string, unknown>; aborted: boolean }>;
+  maxInFlight: Map<string, number>;
+  /** Extra latency per page, ms (set between tests). */
+  delayMs: number;
+  reset(): void;
+}
+
+/** Wraps an engine to record calls, options, aborts and the peak pages in flight per team. */
+export function instrumentedEngine(inner: ScrapeEngine = fetchScrapeEngine()): Instrumented {
+  const inFlight = new Map<string, number>();
+  const engine: Instrumented = {
+    calls: [],
+    maxInFlight: new Map(),
+    delayMs: 0,
+    reset() {
+      engine.calls.length = 0;
+      engine.maxInFlight.clear();
+      engine.delayMs = 0;
+    },
+    async scrape(url, options, ctx) {
+      const teamId = ctx.team.id;
+      const call = { url, teamId, options, aborted: false };
+      engine.calls.push(call);
+      const now = (inFlight.get(teamId) ?? 0) + 1;
+      inFlight.set(teamId, now);
+      engine.maxInFlight.set(teamId, Math.max(now, engine.maxInFlight.get(teamId) ?? 0));
+      try {
+        if (engine.delayMs > 0) {
+          await new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(resolve, engine.delayMs);
+            ctx.signal?.addEventListener('abort', () => {
+              clearTimeout(timer);
+              call.aborted = true;
+              reject(new Error('aborted'));
+            }, { once: true });
+          });
+        }
+        return await inner.scrape(url, options, ctx);
+      } finally {
+        inFlight.set(teamId, (inFlight.get(teamId) ?? 1) - 1);
+      }
+    },
+    close: () => inner.close(),
+  };
+  return engine;
+}
+
 export interface JobsStack {
   api: string;
   site: DemoSite;
