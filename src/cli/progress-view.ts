@@ -1,0 +1,45 @@
+// Live progress of a run in the terminal: one line per stage with counts and credits, redrawn
+// in place on a TTY and printed on change otherwise.
+import type { PipelineProgress } from '../workflows/definitions.js';
+import { STAGES } from '../workflows/input.js';
+
+const WIDTH = 20;
+
+function bar(done: number, total: number): string {
+  if (total <= 0) return ' '.repeat(WIDTH);
+  const filled = Math.min(WIDTH, Math.round((done / total) * WIDTH));
+  return '█'.repeat(filled) + '░'.repeat(WIDTH - filled);
+}
+
+export function renderProgress(p: PipelineProgress): string[] {
+  const lines = [`stage ${p.stage} · ${p.status} · ${p.documents} documents · ${p.credits.spent}${p.credits.budget === null ? '' : `/${p.credits.budget}`} credits`];
+  for (const stage of STAGES) {
+    const r = p.stages[stage];
+    if (!r) continue;
+    const total = r.urls ?? 0;
+    const done = r.documents ?? 0;
+    const counts = r.urls !== undefined && r.documents !== undefined ? `${done}/${total}` : String(r.documents ?? r.urls ?? '');
+    lines.push(`  ${stage.padEnd(9)} ${bar(done, Math.max(total, done))} ${r.status.padEnd(9)} ${counts.padStart(11)}  ${String(r.credits).padStart(6)} cr  ${r.reason ?? ''}`.trimEnd());
+  }
+  return lines;
+}
+
+export class ProgressPrinter {
+  private lastLines = 0;
+  private last = '';
+  constructor(private readonly out: NodeJS.WriteStream = process.stdout) {}
+
+  update(p: PipelineProgress): void {
+    const lines = renderProgress(p);
+    const text = lines.join('\n');
+    if (text === this.last) return;
+    this.last = text;
+    if (this.out.isTTY) {
+      if (this.lastLines > 0) this.out.write(`\x1b[${this.lastLines}A\x1b[0J`);
+      this.out.write(`${text}\n`);
+      this.lastLines = lines.length;
+    } else {
+      this.out.write(`${text}\n`);
+    }
+  }
+}

@@ -1,0 +1,19 @@
+import type { PipelineResult } from '../workflows/state.js';
+import { STAGES } from '../workflows/input.js';
+
+/** A human summary of a finished run. */
+export function formatSummary(result: PipelineResult, extra: { workflowId: string; uiUrl?: string; namespace?: string }): string {
+  const lines = [
+    `run ${extra.workflowId}: ${result.status} · ${result.documents} documents · ${result.credits.spent}${result.credits.budget === null ? '' : ` of ${result.credits.budget}`} credits`,
+  ];
+  for (const stage of STAGES) {
+    const r = result.stages[stage];
+    if (!r) continue;
+    const bits = [r.status, r.documents !== undefined ? `${r.documents} docs` : '', r.urls !== undefined ? `${r.urls} urls` : '', `${r.credits} credits`, r.jobId ? `job ${r.jobId}` : '', r.reason ?? ''];
+    lines.push(`  ${stage.padEnd(9)} ${bits.filter(Boolean).join(' · ')}`);
+    if (r.support) lines.push(`  ${''.padEnd(9)} support (${r.support.confidence}, ${r.support.applied ? 'applied' : 'not applied'}): ${r.support.answer}`);
+  }
+  for (const event of result.credits.events) lines.push(`  budget: ${event}`);
+  if (extra.uiUrl) lines.push(`Temporal UI: ${extra.uiUrl}/namespaces/${extra.namespace ?? 'default'}/workflows/${encodeURIComponent(extra.workflowId)}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,229 @@
+// Activities under MockActivityEnvironment against an in-process HTTP server: failure mapping,
+// Retry-After → nextRetryDelay, cancellation, heartbeat resume, exactly-once collection and
+// recovery of a lost job start.
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
+import { WebDataClient } from '../../src/api/client.js';
+import { createActivities } from '../../src/activities/index.js';
+import { FilesystemStore } from '../../src/storage/index.js';
+import { FakeServer } from '../api/fake-server.js';
+
+const API_KEY = 'wd-test-secret-key-0123456789';
+const JOB = '0190a7a0-0000-7000-8000-000000000001';
+let server: FakeServer;
+let dir: string;
+let store: FilesystemStore;
+let client: WebDataClient;
+let acts: ReturnType<typeof createActivities>;
+
+before(async () => {
+  server = await new FakeServer().start();
+  dir = mkdtempSync(join(tmpdir(), 'wd-acts-'));
+  store = new FilesystemStore({ root: dir });
+  client = new WebDataClient({ apiKey: API_KEY, baseUrl: server.base });
+  acts = createActivities({ client, store, heartbeatEveryMs: 50 });
+});
+
+after(async () => {
+  await client.close();
+  await store.close();
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => server.reset());
+
+const quiet = new DefaultLogger('ERROR');
+
+function env(info: Record<string, unknown> = {}) {
+  return new MockActivityEnvironment({ workflowExecution: { workflowId: 'wf-test', runId: 'r1' }, ...info } as never, { logger: quiet });
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(err instanceof ApplicationFailure, `expected ApplicationFailure, got ${String(err)}`);
+    return err;
+  }
+  assert.fail('expected the activity to fail');
+}
+
+describe('failure mapping', () => {
+  const cases: Array<[number, string, boolean]> = [
+    [400, 'validation', true],
+    [401, 'unauthorized', true],
+    [402, 'insufficient_credits', true],
+    [403, 'forbidden', true],
+    [404, 'not_found', true],
+    [409, 'conflict', true],
+    [410, 'gone', true],
+    [408, 'timeout', false],
+    [500, 'server', false],
+    [503, 'server', false],
+  ];
+  for (const [status, kind, nonRetryable] of cases) {
+    test(`${status} → type ${kind}, ${nonRetryable ? 'non-retryable' : 'retryable'}`, async () => {
+      server.handler = () => ({ status, body: { success: false, error: `boom with Bearer ${API_KEY}` } });
+      const f = await failureOf(env().run(acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+      assert.equal(f.type, kind);
+      assert.equal(f.nonRetryable, nonRetryable);
+      assert.ok(!JSON.stringify({ m: f.message, d: f.details, c: String(f.cause) }).includes(API_KEY), 'API key leaked into the failure');
+    });
+  }
+
+  test('429 with a Retry-After header → nextRetryDelay', async () => {
+    server.handler = () => ({ status: 429, headers: { 'retry-after': '7' }, body: { success: false, error: 'Rate limit exceeded' } });
+    const f = await failureOf(env().run(acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+    assert.equal(f.type, 'rate_limited');
+    assert.equal(f.nonRetryable, false);
+    assert.equal(f.nextRetryDelay, 7000);
+  });
+
+  test('429 with only "retry after Ns" in the message → nextRetryDelay', async () => {
+    server.handler = () => ({ status: 429, body: { success: false, error: 'Rate limit exceeded for crawl: retry after 25s, resets at 2026-01-01T00:00:00Z' } });
+    const f = await failureOf(env().run(acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+    assert.equal(f.nextRetryDelay, 25000);
+  });
+
+  test('a refused connection is a retryable network failure', async () => {
+    const dead = new WebDataClient({ apiKey: API_KEY, baseUrl: 'http://127.0.0.1:1' });
+    const f = await failureOf(env().run(createActivities({ client: dead, store }).getJobSummary, { kind: 'crawl', jobId: JOB }));
+    assert.equal(f.type, 'network');
+    assert.equal(f.nonRetryable, false);
+    await dead.close();
+  });
+
+  test('local validation fails before any request, naming the field', async () => {
+    const f = await failureOf(env().run(acts.startCrawl, { body: { url: 'not a url' } as never }));
+    assert.equal(f.type, 'validation');
+    assert.match(f.message, /url/);
+    assert.equal(server.requests.length, 0);
+  });
+});
+
+describe('cancellation', () => {
+  test('cancelling the activity aborts the HTTP request', async () => {
+    server.handler = () => ({ status: 200, body: { success: true, data: { metadata: {} } }, delayMs: 5_000 });
+    const e = env();
+    const started = Date.now();
+    const run = e.run(acts.scrape, { runId: 'cancel-run', body: { url: 'http://127.0.0.1:9/page' } });
+    setTimeout(() => e.cancel(), 200);
+    await assert.rejects(run, (err: unknown) => err instanceof CancelledFailure || (err instanceof ApplicationFailure && /abort/i.test(err.message)));
+    assert.ok(Date.now() - started < 4_000, 'the request was not aborted');
+  });
+});
+
+function page(urls: string[], opts: { status?: string; next?: string | null; credits?: number } = {}) {
+  return {
+    success: true,
+    status: opts.status ?? 'completed',
+    total: urls.length,
+    completed: urls.length,
+    creditsUsed: opts.credits ?? urls.length,
+    next: opts.next ?? null,
+    data: urls.map((u) => ({ markdown: `# ${u}`, metadata: { sourceURL: u, url: u, statusCode: 200 } })),
+  };
+}
+
+describe('collectors', () => {
+  const urls = Array.from({ length: 250 }, (_, i) => `http://site.test/p/${i}`);
+  function pagedHandler(status = 'completed') {
+    return (req: { path: string; query: Record<string, string> }, base: string) => {
+      if (req.path.endsWith('/errors')) return { body: { success: true, errors: [{ id: 'e1', url: 'http://site.test/bad', error: 'HTTP 500' }], robotsBlocked: ['http://site.test/private'] } };
+      const skip = Number(req.query.skip ?? 0);
+      const limit = Number(req.query.limit ?? 100);
+      const slice = urls.slice(skip, skip + limit);
+      const more = skip + slice.length < urls.length;
+      return { body: { ...page(slice, { status, credits: 250 }), total: 250, completed: 250, next: more ? `${base}/v2/crawl/${JOB}?skip=${skip + slice.length}` : null } };
+    };
+  }
+
+  test('pages every result into the store once; a second run writes nothing new', async () => {
+    server.handler = pagedHandler();
+    const first = await env().run(acts.collectCrawl, { runId: 'collect-1', jobId: JOB });
+    assert.equal(first.documents, 250);
+    assert.equal(first.written, 250);
+    assert.equal(first.failures, 2);
+    assert.equal(first.pages, 3);
+    const again = await env().run(acts.collectCrawl, { runId: 'collect-1', jobId: JOB });
+    assert.equal(again.documents, 250);
+    assert.equal(again.written, 0);
+  });
+
+  test('resumes from the last heartbeat cursor', async () => {
+    server.handler = pagedHandler();
+    const resumed = await env({ heartbeatDetails: { skip: 200, pages: 2, written: 200 } }).run(acts.collectCrawl, { runId: 'collect-2', jobId: JOB });
+    const statusRequests = server.requests.filter((r) => !r.path.endsWith('/errors'));
+    assert.equal(statusRequests[0].query.skip, '200');
+    assert.equal(resumed.documents, 50); // only the pages after the cursor were fetched into this run
+    assert.equal(resumed.pages, 3);
+  });
+
+  test('stops on a running job whose next repeats the cursor', async () => {
+    server.handler = (req, base) => req.path.endsWith('/errors')
+      ? { body: { success: true, errors: [], robotsBlocked: [] } }
+      : { body: page(urls.slice(0, 10), { status: 'scraping', next: `${base}/v2/crawl/${JOB}?skip=0` }) };
+    const res = await env().run(acts.collectCrawl, { runId: 'collect-3', jobId: JOB, pageSize: 100 });
+    assert.equal(res.status, 'scraping');
+    assert.equal(res.documents, 10);
+    assert.ok(server.requests.filter((r) => !r.path.endsWith('/errors')).length <= 2, 'kept polling a repeating next');
+  });
+});
+
+describe('job starts never pay twice', () => {
+  test('sends the idempotency key', async () => {
+    server.handler = () => ({ body: { success: true, id: JOB, url: `${server.base}/v2/crawl/${JOB}` } });
+    const key = '0190a7a0-0000-7000-8000-00000000abcd';
+    const res = await env().run(acts.startCrawl, { body: { url: 'http://site.test/' }, idempotencyKey: key });
+    assert.deepEqual(res, { jobId: JOB, recovered: false });
+    assert.equal(server.requests[0].headers['x-idempotency-key'], key);
+  });
+
+  test('a 409 carrying the original id is recovered from the body', async () => {
+    server.handler = () => ({ status: 409, body: { success: false, error: 'Idempotency key already used', id: JOB } });
+    const res = await env().run(acts.startCrawl, { body: { url: 'http://site.test/' }, idempotencyKey: '0190a7a0-0000-7000-8000-00000000abcd' });
+    assert.deepEqual(res, { jobId: JOB, recovered: true });
+  });
+
+  test('a 409 without an id is recovered from the active crawls, matched on URL and start time', async () => {
+    const other = '0190a7a0-0000-7000-8000-000000000002';
+    server.handler = (req) => {
+      if (req.method === 'POST') return { status: 409, body: { success: false, error: 'Idempotency key already used' } };
+      if (req.path === '/v2/crawl/active') {
+        return {
+          body: {
+            success: true,
+            crawls: [
+              { id: other, teamId: 't', url: 'http://other.test/', created_at: new Date().toISOString() },
+              { id: JOB, teamId: 't', url: 'http://site.test/', created_at: new Date().toISOString() },
+            ],
+          },
+        };
+      }
+      return { status: 404, body: { success: false, error: 'unexpected' } };
+    };
+    const res = await env({ scheduledTimestampMs: Date.now() - 1000 }).run(acts.startCrawl, { body: { url: 'http://site.test/' }, idempotencyKey: '0190a7a0-0000-7000-8000-00000000abcd' });
+    assert.deepEqual(res, { jobId: JOB, recovered: true });
+    assert.equal(server.requests.filter((r) => r.method === 'POST').length, 1, 'a second job was started');
+  });
+});
+
+describe('link lists', () => {
+  test('map results stay in the store; selection applies include/exclude and limit in order', async () => {
+    const links = ['/', '/docs', '/docs/a', '/docs/b', '/blog/x', '/docs/private/z'].map((p) => ({ url: `http://site.test${p}` }));
+    server.handler = () => ({ body: { success: true, links } });
+    const mapped = await env().run(acts.mapToStore, { runId: 'links-1', body: { url: 'http://site.test/' } });
+    assert.equal(mapped.count, 6);
+    assert.ok(mapped.sample.length <= 5);
+    const selected = await env().run(acts.selectUrls, { runId: 'links-1', fromList: 'mapped', toList: 'selected', include: ['^/docs'], exclude: ['/private/'], limit: 2 });
+    assert.equal(selected.count, 2);
+    assert.deepEqual(selected.sample, ['http://site.test/docs', 'http://site.test/docs/a']);
+  });
+});
