@@ -226,6 +226,9 @@ export interface ScrapeRecord {
   options: Record<string, unknown>;
   document: PageDocument | null;
   error?: string;
+  /** The failure's HTTP status and code (e.g. 408 SCRAPE_TIMEOUT), for support diagnosis. */
+  errorStatus?: number;
+  errorCode?: string;
   createdAt: number;
   expiresAt: number;
   zeroDataRetention: boolean;
@@ -237,6 +240,52 @@ export interface ScrapeRecords {
   get(id: string): ScrapeRecord | undefined;
   /** The team's unexpired records, newest first (support diagnosis). */
   byTeam?(teamId: string): ScrapeRecord[];
+}
+
+/**
+ * The search index (POST /v2/search): every page the service scrapes can be added, so
+ * search finds it. Callers must not index zero-data-retention documents, nor pages
+ * fetched with request headers, cookies or a profile (they may be private to a team).
+ */
+export interface PageIndex {
+  /** Adds or replaces the page (keyed by its canonical URL); never throws. */
+  index(document: PageDocument): void;
+}
+
+/** Kinds of work support ask can inspect (reference 4.3). */
+export type InspectedJobKind = 'crawl' | 'batch_scrape' | 'scrape' | 'interact' | 'browser';
+
+/** A read-only view of one job (or scrape, or browser session) for support diagnosis. */
+export interface JobView {
+  id: string;
+  kind: InspectedJobKind;
+  teamId: string;
+  /** Start URL (crawl), first URL (batch), page URL (scrape); absent for browser sessions. */
+  url?: string;
+  status: 'scraping' | 'completed' | 'failed' | 'cancelled' | 'active' | 'destroyed';
+  createdAt: number;
+  completedAt?: number;
+  /** The request's validated options (crawl: with `scrapeOptions`; scrape: the scrape request). */
+  options: Record<string, unknown>;
+  /** Job-level failure (kickoff failure, failed scrape, session end reason). */
+  error?: string;
+  errorCode?: string;
+  /** Pages scraped successfully, with what support needs of each (no content). */
+  pages: Array<{ url: string; statusCode: number; contentChars: number; engine?: string }>;
+  /** Page failures, as GET /v2/crawl/{id}/errors lists them. */
+  errors: Array<{ url: string; code?: string; error: string }>;
+  robotsBlocked: string[];
+  creditsUsed: number;
+  /** Browser sessions: lifetimes and how the session ended. */
+  session?: { ttlSec?: number; activityTtlSec?: number; destroyedAt?: number; endReason?: string; scrapeId?: string };
+}
+
+/** Read access to the jobs of every kind, for support ask; callers check `teamId` themselves. */
+export interface JobInspector {
+  /** undefined when unknown or expired. */
+  get(id: string): JobView | undefined;
+  /** The team's most recent jobs, newest first. */
+  recent(teamId: string, n: number): JobView[];
 }
 
 /** Fault injection, set per team in the config or at runtime (tests). */
@@ -269,6 +318,10 @@ export interface ServiceContext {
   faults: FaultInjector;
   scrapeEngine: ScrapeEngine;
   scrapes: ScrapeRecords;
+  /** Search index; scrape routes and jobs add the pages they scrape (search/ creates one when absent). */
+  pageIndex?: PageIndex;
+  /** Job records for support ask (support/ builds one over scrape records when absent). */
+  jobInspector?: JobInspector;
   now(): number;
   /** Registers cleanup run by close(): stop timers, abort running jobs, close browsers. */
   onClose(fn: () => Promise<void> | void): void;
