@@ -30,9 +30,10 @@ export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: Map
 
   // Ordered by first sight: the start URL, sitemap URLs, then discovered links.
   const links = new Map<string, MapLink>();
-  const add = (url: URL, info?: { title?: string; description?: string }) => {
+  const add = (found: URL, info?: { title?: string; description?: string }) => {
+    const url = new URL(found.href);
     if (ignoreQuery) url.search = '';
-    const key = dedupeKey(url, ignoreQuery);
+    const key = url.href;
     const existing = links.get(key);
     if (existing) {
       if (info?.title && !existing.title) existing.title = info.title;
@@ -41,7 +42,7 @@ export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: Map
     }
     links.set(key, { url: url.href, ...(info?.title ? { title: info.title } : {}), ...(info?.description ? { description: info.description } : {}) });
   };
-  add(new URL(start.href));
+  add(start);
 
   const robots = new RobotsBook(rt.fetcher, DEFAULT_ROBOTS_AGENT, signal);
   const fromSitemaps = async () => {
