@@ -12,6 +12,7 @@ import { createRequestListener, type RequestListener } from './http/platform.js'
 import { RouteTable } from './http/router.js';
 import { listen } from './http/server.js';
 import { registerBrowserRoutes } from './browser/routes.js';
+import { registerInteractRoutes } from './interact/routes.js';
 import { registerJobRoutes } from './jobs/index.js';
 import { RateLimiter } from './ratelimit/limiter.js';
 import { MemoryScrapeRecords } from './scrape-routes/records.js';
@@ -25,6 +26,7 @@ const ROUTE_MODULES: ReadonlyArray<(router: Router, ctx: ServiceContext) => void
   registerTeamRoutes,
   registerJobRoutes,
   registerBrowserRoutes,
+  registerInteractRoutes,
 ];
 
 export interface ServiceAppOptions {
