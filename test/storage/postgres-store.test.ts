@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { createStore, PostgresStore } from '../../src/storage/index.js';
+import { makeDocument } from './fixtures/documents.js';
+import { testServer, type TestServer } from './postgres-server.js';
+import { runStoreContract } from './store-contract.js';
+
+let server: TestServer | undefined;
+const schemas: string[] = [];
+
+async function dropSchemas(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh schema per fixture: tests never see each other's (or earlier runs') data. */
+async function fixtureSpec(): Promise<{ spec: string; schema: string }> {
+  server ??= await testServer();
+  const schema = `webdata_test_${randomBytes(5).toString('hex')}`;
+  schemas.push(schema);
+  const url = new URL(server.url);
+  url.searchParams.set('schema', schema);
+  return { spec: url.toString(), schema };
+}
+
+before(async () => {
+  server ??= await testServer();
+});
+
+after(async () => {
+  if (!server) return;
+  await dropSchemas(server.url);
+  await server.release();
+});
+
+runStoreContract('PostgresStore', async () => {
+  const { spec } = await fixtureSpec();
+  const store = createStore(spec);
+  assert.ok(store instanceof PostgresStore);
+  return { store, spec, cleanup: () => store.close() };
+});
+
+describe('PostgresStore on a server', () => {
+  it('creates its schema on first use, concurrently from several stores', async () => {
+    const { spec, schema } = await fixtureSpec();
+    const stores = [0, 1, 2, 3].map(() => createStore(spec));
+    try {
+      const added = await Promise.all(stores.map((s, k) => s.appendDocuments('run', 'job', [makeDocument(k), makeDocument(0)])));
+      assert.equal(added.reduce((a, b) => a + b, 0), 4);
+      const client = new pg.Client({ connectionString: server!.url });
+      await client.connect();
+      try {
+        const res = await client.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`, [schema]);
+        assert.deepEqual(
+          res.rows.map((r) => r.table_name),
+          ['documents', 'failures', 'links', 'runs'],
+        );
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  it('keeps schemas apart', async () => {
+    const a = createStore((await fixtureSpec()).spec);
+    const b = createStore((await fixtureSpec()).spec);
+    try {
+      await a.appendDocuments('shared-run', 'job', [makeDocument(1)]);
+      assert.deepEqual(await b.count('shared-run'), { documents: 0, failures: 0, links: 0 });
+      assert.equal(await b.appendDocuments('shared-run', 'job', [makeDocument(1)]), 1);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('reports an unreachable server with its address and without the password', async () => {
+    const store = new PostgresStore({ connectionString: 'postgres://webdata:hunter2@127.0.0.1:1/nowhere', schema: 'unused' });
+    try {
+      await assert.rejects(
+        () => store.appendDocuments('run', 'job', [makeDocument(1)]),
+        (err: Error) => {
+          assert.match(err.message, /PostgresStore cannot connect to postgres:\/\/webdata:\*\*\*@127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED/);
+          assert.ok(!err.message.includes('hunter2'));
+          return true;
+        },
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('is closed by close(): later calls fail clearly', async () => {
+    const store = createStore((await fixtureSpec()).spec);
+    await store.close();
+    await store.close(); // idempotent
+    await assert.rejects(() => store.count('run'), /PostgresStore is closed/);
+  });
+});
