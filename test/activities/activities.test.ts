@@ -45,6 +45,11 @@ function env(info: Record<string, unknown> = {}) {
   return new MockActivityEnvironment({ workflowExecution: { workflowId: 'wf-test', runId: 'r1' }, ...info } as never, { logger: quiet });
 }
 
+/** Runs an activity in a mock context, keeping its argument and result types. */
+function call<I, R>(e: MockActivityEnvironment, fn: (input: I) => Promise<R>, input: I): Promise<R> {
+  return e.run(fn as (input: unknown) => Promise<R>, input) as Promise<R>;
+}
+
 async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
   try {
     await promise;
@@ -71,7 +76,7 @@ describe('failure mapping', () => {
   for (const [status, kind, nonRetryable] of cases) {
     test(`${status} → type ${kind}, ${nonRetryable ? 'non-retryable' : 'retryable'}`, async () => {
       server.handler = () => ({ status, body: { success: false, error: `boom with Bearer ${API_KEY}` } });
-      const f = await failureOf(env().run(acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+      const f = await failureOf(call(env(), acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
       assert.equal(f.type, kind);
       assert.equal(f.nonRetryable, nonRetryable);
       assert.ok(!JSON.stringify({ m: f.message, d: f.details, c: String(f.cause) }).includes(API_KEY), 'API key leaked into the failure');
@@ -80,7 +85,7 @@ describe('failure mapping', () => {
 
   test('429 with a Retry-After header → nextRetryDelay', async () => {
     server.handler = () => ({ status: 429, headers: { 'retry-after': '7' }, body: { success: false, error: 'Rate limit exceeded' } });
-    const f = await failureOf(env().run(acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+    const f = await failureOf(call(env(), acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
     assert.equal(f.type, 'rate_limited');
     assert.equal(f.nonRetryable, false);
     assert.equal(f.nextRetryDelay, 7000);
@@ -88,20 +93,20 @@ describe('failure mapping', () => {
 
   test('429 with only "retry after Ns" in the message → nextRetryDelay', async () => {
     server.handler = () => ({ status: 429, body: { success: false, error: 'Rate limit exceeded for crawl: retry after 25s, resets at 2026-01-01T00:00:00Z' } });
-    const f = await failureOf(env().run(acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+    const f = await failureOf(call(env(), acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
     assert.equal(f.nextRetryDelay, 25000);
   });
 
   test('a refused connection is a retryable network failure', async () => {
     const dead = new WebDataClient({ apiKey: API_KEY, baseUrl: 'http://127.0.0.1:1' });
-    const f = await failureOf(env().run(createActivities({ client: dead, store }).getJobSummary, { kind: 'crawl', jobId: JOB }));
+    const f = await failureOf(call(env(), createActivities({ client: dead, store }).getJobSummary, { kind: 'crawl', jobId: JOB }));
     assert.equal(f.type, 'network');
     assert.equal(f.nonRetryable, false);
     await dead.close();
   });
 
   test('local validation fails before any request, naming the field', async () => {
-    const f = await failureOf(env().run(acts.startCrawl, { body: { url: 'not a url' } as never }));
+    const f = await failureOf(call(env(), acts.startCrawl, { body: { url: 'not a url' } as never }));
     assert.equal(f.type, 'validation');
     assert.match(f.message, /url/);
     assert.equal(server.requests.length, 0);
@@ -113,7 +118,7 @@ describe('cancellation', () => {
     server.handler = () => ({ status: 200, body: { success: true, data: { metadata: {} } }, delayMs: 5_000 });
     const e = env();
     const started = Date.now();
-    const run = e.run(acts.scrape, { runId: 'cancel-run', body: { url: 'http://127.0.0.1:9/page' } });
+    const run = call(e, acts.scrape, { runId: 'cancel-run', body: { url: 'http://127.0.0.1:9/page' } });
     setTimeout(() => e.cancel(), 200);
     await assert.rejects(run, (err: unknown) => err instanceof CancelledFailure || (err instanceof ApplicationFailure && /abort/i.test(err.message)));
     assert.ok(Date.now() - started < 4_000, 'the request was not aborted');
@@ -147,19 +152,19 @@ describe('collectors', () => {
 
   test('pages every result into the store once; a second run writes nothing new', async () => {
     server.handler = pagedHandler();
-    const first = await env().run(acts.collectCrawl, { runId: 'collect-1', jobId: JOB });
+    const first = await call(env(), acts.collectCrawl, { runId: 'collect-1', jobId: JOB });
     assert.equal(first.documents, 250);
     assert.equal(first.written, 250);
     assert.equal(first.failures, 2);
     assert.equal(first.pages, 3);
-    const again = await env().run(acts.collectCrawl, { runId: 'collect-1', jobId: JOB });
+    const again = await call(env(), acts.collectCrawl, { runId: 'collect-1', jobId: JOB });
     assert.equal(again.documents, 250);
     assert.equal(again.written, 0);
   });
 
   test('resumes from the last heartbeat cursor', async () => {
     server.handler = pagedHandler();
-    const resumed = await env({ heartbeatDetails: { skip: 200, pages: 2, written: 200 } }).run(acts.collectCrawl, { runId: 'collect-2', jobId: JOB });
+    const resumed = await call(env({ heartbeatDetails: { skip: 200, pages: 2, written: 200 } }), acts.collectCrawl, { runId: 'collect-2', jobId: JOB });
     const statusRequests = server.requests.filter((r) => !r.path.endsWith('/errors'));
     assert.equal(statusRequests[0].query.skip, '200');
     assert.equal(resumed.documents, 50); // only the pages after the cursor were fetched into this run
@@ -170,7 +175,7 @@ describe('collectors', () => {
     server.handler = (req, base) => req.path.endsWith('/errors')
       ? { body: { success: true, errors: [], robotsBlocked: [] } }
       : { body: page(urls.slice(0, 10), { status: 'scraping', next: `${base}/v2/crawl/${JOB}?skip=0` }) };
-    const res = await env().run(acts.collectCrawl, { runId: 'collect-3', jobId: JOB, pageSize: 100 });
+    const res = await call(env(), acts.collectCrawl, { runId: 'collect-3', jobId: JOB, pageSize: 100 });
     assert.equal(res.status, 'scraping');
     assert.equal(res.documents, 10);
     assert.ok(server.requests.filter((r) => !r.path.endsWith('/errors')).length <= 2, 'kept polling a repeating next');
@@ -181,14 +186,14 @@ describe('job starts never pay twice', () => {
   test('sends the idempotency key', async () => {
     server.handler = () => ({ body: { success: true, id: JOB, url: `${server.base}/v2/crawl/${JOB}` } });
     const key = '0190a7a0-0000-7000-8000-00000000abcd';
-    const res = await env().run(acts.startCrawl, { body: { url: 'http://site.test/' }, idempotencyKey: key });
+    const res = await call(env(), acts.startCrawl, { body: { url: 'http://site.test/' }, idempotencyKey: key });
     assert.deepEqual(res, { jobId: JOB, recovered: false });
     assert.equal(server.requests[0].headers['x-idempotency-key'], key);
   });
 
   test('a 409 carrying the original id is recovered from the body', async () => {
     server.handler = () => ({ status: 409, body: { success: false, error: 'Idempotency key already used', id: JOB } });
-    const res = await env().run(acts.startCrawl, { body: { url: 'http://site.test/' }, idempotencyKey: '0190a7a0-0000-7000-8000-00000000abcd' });
+    const res = await call(env(), acts.startCrawl, { body: { url: 'http://site.test/' }, idempotencyKey: '0190a7a0-0000-7000-8000-00000000abcd' });
     assert.deepEqual(res, { jobId: JOB, recovered: true });
   });
 
@@ -209,7 +214,7 @@ describe('job starts never pay twice', () => {
       }
       return { status: 404, body: { success: false, error: 'unexpected' } };
     };
-    const res = await env({ scheduledTimestampMs: Date.now() - 1000 }).run(acts.startCrawl, { body: { url: 'http://site.test/' }, idempotencyKey: '0190a7a0-0000-7000-8000-00000000abcd' });
+    const res = await call(env({ scheduledTimestampMs: Date.now() - 1000 }), acts.startCrawl, { body: { url: 'http://site.test/' }, idempotencyKey: '0190a7a0-0000-7000-8000-00000000abcd' });
     assert.deepEqual(res, { jobId: JOB, recovered: true });
     assert.equal(server.requests.filter((r) => r.method === 'POST').length, 1, 'a second job was started');
   });
@@ -219,10 +224,10 @@ describe('link lists', () => {
   test('map results stay in the store; selection applies include/exclude and limit in order', async () => {
     const links = ['/', '/docs', '/docs/a', '/docs/b', '/blog/x', '/docs/private/z'].map((p) => ({ url: `http://site.test${p}` }));
     server.handler = () => ({ body: { success: true, links } });
-    const mapped = await env().run(acts.mapToStore, { runId: 'links-1', body: { url: 'http://site.test/' } });
+    const mapped = await call(env(), acts.mapToStore, { runId: 'links-1', body: { url: 'http://site.test/' } });
     assert.equal(mapped.count, 6);
     assert.ok(mapped.sample.length <= 5);
-    const selected = await env().run(acts.selectUrls, { runId: 'links-1', fromList: 'mapped', toList: 'selected', include: ['^/docs'], exclude: ['/private/'], limit: 2 });
+    const selected = await call(env(), acts.selectUrls, { runId: 'links-1', fromList: 'mapped', toList: 'selected', include: ['^/docs'], exclude: ['/private/'], limit: 2 });
     assert.equal(selected.count, 2);
     assert.deepEqual(selected.sample, ['http://site.test/docs', 'http://site.test/docs/a']);
   });

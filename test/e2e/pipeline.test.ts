@@ -1,0 +1,171 @@
+// The pipeline end to end on the real stack: Temporal dev server, worker, local service,
+// demo site, webhook receiver and a filesystem store.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'undici';
+import type { DevStack } from '../../src/cli/dev-stack.js';
+import { getProgress, raiseBudget, startPipeline, cancelPipeline } from '../../src/client/pipeline.js';
+import { deleteSchedule, schedulePipeline } from '../../src/client/schedules.js';
+import type { PipelineInput } from '../../src/workflows/input.js';
+import { jobsStarted, runToEnd, startStack, storedUrls } from '../helpers/stack.js';
+
+let stack: DevStack;
+let site: string;
+
+before(async () => {
+  stack = await startStack();
+  site = stack.service.siteUrl as string;
+});
+after(async () => {
+  await stack?.close();
+});
+
+const base = (): PipelineInput => ({
+  url: `${site}/docs`,
+  select: { include: ['^/docs', '^/shop/catalog'] },
+  crawl: { limit: 15, maxDiscoveryDepth: 2 },
+  interact: { match: '/shop/catalog', code: "await page.click('#load-more'); await page.waitForFunction(() => document.querySelectorAll('#catalog-items li').length > 10); await page.$$eval('#catalog-items li', (li) => li.length)", maxPages: 1 },
+  webhookUrl: stack.webhook.url,
+});
+
+describe('the full chain', () => {
+  test('map → select → crawl → batch → interact: every page stored once, one crawl and one batch job', async () => {
+    const since = Date.now();
+    const { id, result } = await runToEnd(stack, base());
+    assert.equal(result.status, 'completed', JSON.stringify(result.stages));
+    const { map, select, crawl, batch, interact } = result.stages;
+    assert.equal(map?.status, 'completed');
+    assert.ok((map?.urls ?? 0) >= 60, `map found ${map?.urls}`);
+    assert.equal(select?.status, 'completed');
+    assert.equal(crawl?.status, 'completed');
+    assert.equal(crawl?.documents, 15);
+    assert.equal(batch?.status, 'completed');
+    assert.equal(batch?.documents, (select?.urls ?? 0) - 15, 'batch scraped exactly what the crawl missed');
+    assert.equal(interact?.status, 'completed');
+    assert.equal(interact?.documents, 1);
+
+    const urls = await storedUrls(stack, id);
+    const pages = urls.filter((u) => !u.includes('interact'));
+    assert.equal(new Set(pages).size, pages.length, 'a page was stored twice');
+    assert.deepEqual(await jobsStarted(stack, 'crawl', since), [crawl?.jobId]);
+    assert.deepEqual(await jobsStarted(stack, 'batch_scrape', since), [batch?.jobId]);
+    assert.equal(result.credits.spent, Object.values(result.credits.byStage).reduce((a, b) => a + (b ?? 0), 0));
+
+    const progress = await getProgress(stack.temporal.client, id);
+    assert.equal(progress.status, 'completed');
+  });
+
+  for (const stage of ['map', 'select', 'crawl', 'batch', 'interact', 'support'] as const) {
+    test(`with ${stage} switched off`, async () => {
+      const { result } = await runToEnd(stack, { ...base(), stages: { [stage]: false } });
+      assert.equal(result.stages[stage]?.status, stage === 'support' ? undefined ?? result.stages.support?.status : 'skipped');
+      assert.notEqual(result.status, 'failed', JSON.stringify(result.stages));
+      if (stage === 'map') assert.equal(result.stages.select?.status, 'skipped');
+      if (stage === 'crawl') assert.equal(result.stages.batch?.documents, result.stages.select?.urls, 'batch covers the whole selection');
+    });
+  }
+});
+
+describe('credit guard', () => {
+  test('clamps the crawl limit to the budget', async () => {
+    const { result } = await runToEnd(stack, { ...base(), stages: { interact: false, batch: false }, crawl: { limit: 50 }, budget: { credits: 11 } });
+    assert.equal(result.stages.crawl?.documents, 10, JSON.stringify(result.credits));
+    assert.ok(result.credits.spent <= 11);
+    assert.ok(result.credits.events.some((e) => /clamped from \d+ to 10/.test(e)), result.credits.events.join('; '));
+  });
+
+  test('stop strategy cancels a running job at the budget', async () => {
+    const { result } = await runToEnd(stack, {
+      url: `${site}/docs`,
+      stages: { map: false, select: false, batch: false, interact: false },
+      crawl: { limit: 40, delay: 0.25 },
+      budget: { credits: 6, strategy: 'stop' },
+      polling: { minIntervalMs: 200, maxIntervalMs: 1000 },
+    });
+    const crawl = result.stages.crawl;
+    assert.ok(crawl?.documents !== undefined && crawl.documents >= 6 && crawl.documents < 40, `crawl stored ${crawl?.documents}`);
+    assert.match(crawl?.reason ?? '', /cancelled at the budget/);
+    // Over budget by at most the pages in flight (delay forces one at a time) plus one poll.
+    assert.ok(result.credits.spent <= 6 + 3, `spent ${result.credits.spent}`);
+  });
+
+  test('waits for raiseBudget when nothing fits, then runs', async () => {
+    const handle = await startPipeline(stack.temporal.client, {
+      ...base(), stages: { interact: false, batch: false }, budget: { credits: 0, waitForRaiseMs: 60_000 },
+    }, { taskQueue: stack.taskQueue, workflowId: `raise-${Date.now()}` });
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal((await getProgress(stack.temporal.client, handle.workflowId)).stage, 'map');
+    await assert.rejects(raiseBudget(stack.temporal.client, handle.workflowId, -5), /positive integer/);
+    assert.deepEqual(await raiseBudget(stack.temporal.client, handle.workflowId, 100), { budget: 100 });
+    const result = await handle.result();
+    assert.equal(result.stages.map?.status, 'completed');
+    assert.equal(result.stages.crawl?.status, 'completed');
+    assert.ok(result.credits.spent <= 100);
+  });
+});
+
+describe('webhooks and cancellation', () => {
+  test('with every webhook lost the result is the same', async () => {
+    const clean = await runToEnd(stack, { ...base(), stages: { interact: false } });
+    stack.service.handle.faults.set('local', { webhookDropRate: 1 });
+    try {
+      const lossy = await runToEnd(stack, { ...base(), stages: { interact: false } });
+      assert.equal(lossy.result.status, clean.result.status);
+      assert.equal(lossy.result.documents, clean.result.documents);
+      assert.deepEqual((await storedUrls(stack, lossy.id)).sort(), (await storedUrls(stack, clean.id)).sort());
+    } finally {
+      stack.service.handle.faults.set('local', undefined);
+    }
+  });
+
+  test('a forged webhook is refused and never reaches the workflow', async () => {
+    const body = JSON.stringify({ success: true, type: 'crawl.completed', id: crypto.randomUUID(), webhookId: crypto.randomUUID(), data: [], metadata: { workflowId: 'anything' } });
+    const res = await request(stack.webhook.url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-service-signature': 'sha256=00' } });
+    assert.equal(res.statusCode, 401);
+    await res.body.dump();
+  });
+
+  test('cancelling a run stops its interact session and cancels nothing twice', async () => {
+    const handle = await startPipeline(stack.temporal.client, {
+      url: `${site}/shop/catalog`,
+      stages: { map: false, select: false, batch: false },
+      crawl: { limit: 1 },
+      interact: { match: '/shop/catalog', code: 'await page.waitForTimeout(30000); 1', maxPages: 1, timeout: 60 },
+    }, { taskQueue: stack.taskQueue, workflowId: `cancel-${Date.now()}` });
+    for (let i = 0; i < 60; i++) {
+      const p = await getProgress(stack.temporal.client, handle.workflowId).catch(() => undefined);
+      if (p?.stage === 'interact' && (p.stages.interact?.credits ?? 0) > 0) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await new Promise((r) => setTimeout(r, 1500)); // let the session open
+    await cancelPipeline(stack.temporal.client, handle.workflowId);
+    await assert.rejects(handle.result(), /cancel/i);
+    const history = await handle.fetchHistory();
+    const stops = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'stopInteraction');
+    assert.equal(stops.length, 1, 'the session was not stopped exactly once');
+    const completedStop = (history.events ?? []).some((e) => e.activityTaskCompletedEventAttributes && JSON.stringify(e).includes('stopped'));
+    assert.ok(completedStop || stops.length === 1);
+    const sessions = await stack.api.listBrowsers({ status: 'active' });
+    assert.equal(sessions.sessions.length, 0, `active sessions left: ${JSON.stringify(sessions.sessions)}`);
+  });
+});
+
+describe('schedules', () => {
+  test('a schedule fires twice', async () => {
+    const scheduleId = `sched-${Date.now()}`;
+    await schedulePipeline(stack.temporal.client, { url: `${site}/docs`, stages: { map: false, select: false, batch: false, interact: false }, crawl: { limit: 2 } }, {
+      scheduleId, every: '3s', taskQueue: stack.taskQueue, overlap: 'allow_all',
+    });
+    try {
+      let runs = 0;
+      for (let i = 0; i < 40 && runs < 2; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        const d = await stack.temporal.client.schedule.getHandle(scheduleId).describe();
+        runs = d.info.numActionsTaken;
+      }
+      assert.ok(runs >= 2, `schedule ran ${runs} times`);
+    } finally {
+      await deleteSchedule(stack.temporal.client, scheduleId);
+    }
+  });
+});

@@ -1,0 +1,38 @@
+// One embedded stack (Temporal dev server, local service + demo site, worker, webhook receiver)
+// per test file, plus helpers to run pipelines on it and inspect the store and the service.
+import type { DevStack, DevStackOptions } from '../../src/cli/dev-stack.js';
+import { startDevStack } from '../../src/cli/dev-stack.js';
+import { startPipeline } from '../../src/client/pipeline.js';
+import type { PipelineInput } from '../../src/workflows/input.js';
+import type { PipelineResult } from '../../src/workflows/state.js';
+import { quietTemporalLogs } from './temporal.js';
+
+export async function startStack(options: DevStackOptions = {}): Promise<DevStack> {
+  quietTemporalLogs();
+  return startDevStack({ ui: false, sitePages: 60, ...options });
+}
+
+let counter = 0;
+export async function runToEnd(stack: DevStack, input: PipelineInput, id = `t-${Date.now()}-${++counter}`): Promise<{ id: string; result: PipelineResult }> {
+  const handle = await startPipeline(stack.temporal.client, input, { taskQueue: stack.taskQueue, workflowId: id });
+  return { id, result: await handle.result() };
+}
+
+/** Stored documents of a run: urls (with duplicates, if any) per job. */
+export async function storedUrls(stack: DevStack, runId: string): Promise<string[]> {
+  const urls: string[] = [];
+  for await (const doc of stack.store.readDocuments(runId)) urls.push(doc.url);
+  return urls;
+}
+
+/** Jobs of an endpoint the service recorded for the team since `since` (the service's own list). */
+export async function jobsStarted(stack: DevStack, endpoint: 'crawl' | 'batch_scrape', since: number): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await stack.api.listActivity({ endpoint, limit: 100, cursor });
+    ids.push(...page.data.filter((e) => Date.parse(e.created_at) >= since - 1000).map((e) => e.id));
+    if (!page.has_more || !page.cursor) return ids;
+    cursor = page.cursor;
+  }
+}
