@@ -6,13 +6,16 @@
 #   scripts/postgres.sh stop      stop it (the data folder is kept for a fast restart)
 #   scripts/postgres.sh destroy   stop it and delete the data folder
 #
-# Settings: WEBDATA_PG_DIR (default /tmp/webdata-pg, outside the repo), WEBDATA_PG_PORT
+# Settings: WEBDATA_PG_DIR (default /tmp/webdata-pg, or /tmp/webdata-pg-$USER when not
+# root; outside the repo), WEBDATA_PG_PORT
 # (default: the port used last time, else the first free one from 54329), WEBDATA_PG_DB
 # (default webdata_test). Only the URL goes to stdout; progress goes to stderr.
 # Trust authentication on loopback and fsync off: for tests only, never for real data.
 set -euo pipefail
 
-DIR="${WEBDATA_PG_DIR:-/tmp/webdata-pg}"
+# Per user when not root: the folder of another user could not be written.
+if [[ "$(id -u)" == 0 ]]; then DEFAULT_DIR=/tmp/webdata-pg; else DEFAULT_DIR="/tmp/webdata-pg-$(id -un)"; fi
+DIR="${WEBDATA_PG_DIR:-$DEFAULT_DIR}"
 DB="${WEBDATA_PG_DB:-webdata_test}"
 DATA="$DIR/data"
 SOCK="$DIR/sock"
@@ -71,8 +74,12 @@ port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 pick_port() {
   if [[ -n "${WEBDATA_PG_PORT:-}" ]]; then echo "$WEBDATA_PG_PORT"; return; fi
-  if [[ -s "$PORT_FILE" ]]; then echo "$(cat "$PORT_FILE")"; return; fi
   local port
+  # The port of last time, unless another program took it meanwhile.
+  if [[ -s "$PORT_FILE" ]]; then
+    port="$(cat "$PORT_FILE")"
+    if ! port_in_use "$port"; then echo "$port"; return; fi
+  fi
   for port in $(seq 54329 54429); do
     if ! port_in_use "$port"; then echo "$port"; return; fi
   done
@@ -88,6 +95,13 @@ start() {
   mkdir -p "$DIR"
   if [[ "$(id -u)" == 0 ]]; then chown "$PGUSER_NAME" "$DIR"; fi
   as_pg mkdir -p "$SOCK"
+  # A data folder of another major version (the machine's PostgreSQL changed) is thrown away.
+  local major
+  major="$("$BIN/postgres" --version | sed -E 's/.* ([0-9]+)(\.[0-9]+)*.*/\1/')"
+  if [[ -s "$DATA/PG_VERSION" && "$(cat "$DATA/PG_VERSION")" != "$major" ]] && ! running; then
+    say "data folder is for PostgreSQL $(cat "$DATA/PG_VERSION"), server is $major: re-creating it"
+    rm -rf "$DATA"
+  fi
   if [[ ! -s "$DATA/PG_VERSION" ]]; then
     rm -rf "$DATA"
     say "initdb in $DATA"
