@@ -320,12 +320,28 @@ describe('crawl jobs', () => {
     assert.equal(again.body.status, 'completed');
   });
 
-  test('prompt: no model configured answers 503 from the one hook, for crawl and params-preview', async () => {
-    const crawl = await stack.call('POST', '/v2/crawl', { body: { url: `${site}/`, prompt: 'only the blog' } });
-    assert.equal(crawl.status, 503);
-    assert.equal(crawl.body.code, 'PROMPT_NOT_CONFIGURED');
-    const preview = await stack.call('POST', '/v2/crawl/params-preview', { body: { url: `${site}/`, prompt: 'only the blog' } });
-    assert.equal(preview.status, 503);
+  test('prompt: crawl and params-preview go through the one hook; explicit options win over generated ones', async () => {
+    const prompt = 'only the blog, up to 3 pages';
+    const preview = await stack.call('POST', '/v2/crawl/params-preview', { body: { url: `${site}/`, prompt } });
     assert.equal((await stack.call('POST', '/v2/crawl/params-preview', { body: { url: `${site}/` } })).status, 400);
+    engine.delayMs = 300;
+    const crawl = await stack.call('POST', '/v2/crawl', { body: { url: `${site}/`, prompt, limit: 2 } });
+    if (preview.status === 503) {
+      // No way to turn a prompt into options on this deployment: a clear error, no job.
+      assert.equal(preview.body.code, 'PROMPT_NOT_CONFIGURED');
+      assert.equal(crawl.status, 503);
+      assert.equal(crawl.body.code, 'PROMPT_NOT_CONFIGURED');
+      return;
+    }
+    assert.equal(preview.status, 200, preview.text);
+    assert.equal(preview.body.data.url, `${site}/`);
+    assert.equal(crawl.status, 200, crawl.text);
+    const active = await stack.call('GET', '/v2/crawl/active');
+    const options = active.body.crawls.find((c: { id: string }) => c.id === crawl.body.id)?.options as Record<string, unknown>;
+    assert.equal(options.limit, 2, 'the explicit limit wins');
+    for (const field of ['includePaths', 'excludePaths', 'sitemap', 'crawlEntireDomain'] as const) {
+      if (preview.body.data[field] !== undefined) assert.deepEqual(options[field], preview.body.data[field], field);
+    }
+    await waitForJob(stack, `/v2/crawl/${crawl.body.id as string}`);
   });
 });
