@@ -1,0 +1,112 @@
+// One page fetch with undici: redirects followed by hand so every hop passes the destination
+// check, a byte cap on the body, and content-encoding undone. Timeouts and cancellation come in
+// as one AbortSignal; the engine decides what an abort means.
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { Agent, request } from 'undici';
+import { HttpError } from '../core/contract.js';
+import { checkDestination, createLookup } from './destination.js';
+
+export interface FetchedPage {
+  status: number;
+  /** Final URL after redirects. */
+  url: string;
+  headers: Record<string, string>;
+  contentType: string;
+  body: Buffer;
+}
+
+export interface FetchInit {
+  headers: Record<string, string>;
+  signal: AbortSignal;
+  skipTlsVerification: boolean;
+}
+
+export interface PageFetcherOptions {
+  allowNonLoopback: boolean;
+  maxBodyBytes: number;
+  maxRedirects: number;
+}
+
+function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function decode(body: Buffer, encoding: string | undefined): Buffer {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return gunzipSync(body);
+    case 'deflate':
+      return inflateSync(body);
+    case 'br':
+      return brotliDecompressSync(body);
+    default:
+      return body;
+  }
+}
+
+export class PageFetcher {
+  private readonly agents = new Map<boolean, Agent>();
+
+  constructor(private readonly options: PageFetcherOptions) {}
+
+  private agent(skipTlsVerification: boolean): Agent {
+    let agent = this.agents.get(skipTlsVerification);
+    if (!agent) {
+      agent = new Agent({
+        connect: { lookup: createLookup(this.options.allowNonLoopback), rejectUnauthorized: !skipTlsVerification },
+        keepAliveTimeout: 4_000,
+      });
+      this.agents.set(skipTlsVerification, agent);
+    }
+    return agent;
+  }
+
+  async fetch(url: URL, init: FetchInit): Promise<FetchedPage> {
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      checkDestination(current, this.options.allowNonLoopback);
+      const res = await request(current, {
+        method: 'GET',
+        headers: init.headers,
+        dispatcher: this.agent(init.skipTlsVerification),
+        signal: init.signal,
+      });
+      const headers = flatten(res.headers);
+      if (res.statusCode >= 300 && res.statusCode < 400 && res.statusCode !== 304 && headers.location) {
+        await res.body.dump();
+        if (hop >= this.options.maxRedirects) {
+          throw new HttpError(500, `Too many redirects (more than ${this.options.maxRedirects}) starting at ${url.href}`, {
+            code: 'SCRAPE_TOO_MANY_REDIRECTS',
+          });
+        }
+        current = new URL(headers.location, current);
+        continue;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > this.options.maxBodyBytes) {
+          res.body.destroy();
+          throw new HttpError(500, `The page is larger than ${this.options.maxBodyBytes} bytes: ${current.href}`, {
+            code: 'SCRAPE_PAGE_TOO_LARGE',
+          });
+        }
+        chunks.push(chunk as Buffer);
+      }
+      const body = decode(Buffer.concat(chunks), headers['content-encoding']);
+      return { status: res.statusCode, url: current.href, headers, contentType: headers['content-type'] ?? '', body };
+    }
+  }
+
+  async close(): Promise<void> {
+    const agents = [...this.agents.values()];
+    this.agents.clear();
+    await Promise.all(agents.map((a) => a.close()));
+  }
+}

@@ -1,0 +1,87 @@
+// onlyMainContent, readability-style: a page that marks its main content (<main>, [role=main],
+// a single <article>) is trusted and only stripped of boilerplate (navigation, sidebars, share
+// and cookie blocks, page-level header/footer). Otherwise the densest text block is chosen and
+// link-dense blocks are dropped too, since unmarked link lists are mostly navigation.
+import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
+
+const BOILERPLATE = [
+  'nav', 'aside', 'dialog',
+  '[role="navigation"]', '[role="banner"]', '[role="contentinfo"]', '[role="complementary"]', '[role="search"]',
+  '.breadcrumb', '.breadcrumbs', '#breadcrumbs', '.pagination', '.pager',
+  '.share', '.share-links', '.sharing', '.social', '.social-links',
+  '.sidebar', '#sidebar', '.related', '.cookie', '.cookie-banner', '#cookie-banner', '.newsletter',
+  '.advert', '.advertisement', '.ads', '.ad-slot', '.popup', '.modal', '.skip-link',
+  '.site-header', '.site-footer', '#header', '#footer', '.navbar',
+].join(', ');
+
+function textLength($: CheerioAPI, el: Cheerio<AnyNode> | AnyNode): number {
+  return $(el).text().replace(/\s+/g, ' ').trim().length;
+}
+
+/** Share of the text that sits inside links (0..1), and the number of links. */
+function linkDensity($: CheerioAPI, el: Cheerio<Element>): { density: number; links: number } {
+  const total = textLength($, el);
+  const anchors = el.find('a');
+  if (total === 0) return { density: anchors.length > 0 ? 1 : 0, links: anchors.length };
+  let inLinks = 0;
+  anchors.each((_, a) => {
+    inLinks += textLength($, a);
+  });
+  return { density: Math.min(1, inLinks / total), links: anchors.length };
+}
+
+function stripBoilerplate($: CheerioAPI, root: Cheerio<Element>, dropLinkDense: boolean): void {
+  root.find(BOILERPLATE).remove();
+  // An article's own <header>/<footer> (title, byline) is content; the page's is not.
+  root.find('header, footer').each((_, el) => {
+    if ($(el).closest('article').length === 0) $(el).remove();
+  });
+  if (!dropLinkDense) return;
+  root.find('ul, ol, div, section, table').each((_, el) => {
+    const block = $(el);
+    const { density, links } = linkDensity($, block);
+    if (links >= 3 && density > 0.5) block.remove();
+  });
+}
+
+/** The element with the most paragraph text, discounted by its link density. */
+function densestBlock($: CheerioAPI, body: Cheerio<Element>): Cheerio<Element> | null {
+  const scores = new Map<Element, number>();
+  body.find('p, pre, td').each((_, el) => {
+    const length = textLength($, el);
+    if (length < 25) return;
+    const score = 1 + $(el).text().split(',').length + Math.min(3, Math.floor(length / 100));
+    const parent = el.parent?.type === 'tag' ? (el.parent as Element) : null;
+    if (!parent) return;
+    scores.set(parent, (scores.get(parent) ?? 0) + score);
+    const grand = parent.parent?.type === 'tag' ? (parent.parent as Element) : null;
+    if (grand) scores.set(grand, (scores.get(grand) ?? 0) + score / 2);
+  });
+  let best: Element | null = null;
+  let bestScore = 0;
+  for (const [el, score] of scores) {
+    const adjusted = score * (1 - linkDensity($, $(el)).density);
+    if (adjusted > bestScore) {
+      best = el;
+      bestScore = adjusted;
+    }
+  }
+  return best ? $(best) : null;
+}
+
+/** Picks (and cleans, in place) the main-content element below `body`. */
+export function selectMainContent($: CheerioAPI, body: Cheerio<Element>): Cheerio<Element> {
+  const landmark = body.find('main, [role="main"]').first();
+  if (landmark.length > 0 && textLength($, landmark) > 0) {
+    stripBoilerplate($, landmark, false);
+    return landmark;
+  }
+  const articles = body.find('article');
+  if (articles.length === 1 && textLength($, articles) > 0) {
+    stripBoilerplate($, articles, false);
+    return articles;
+  }
+  stripBoilerplate($, body, true);
+  return densestBlock($, body) ?? body;
+}

@@ -1,0 +1,22 @@
+// Small text helpers shared by the converters.
+
+/** What a data: image becomes with removeBase64Images (the hosted service's placeholder). */
+export const BASE64_IMAGE_PLACEHOLDER = '<Base64-Image-Removed>';
+
+export function esc(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Decodes a body by the charset of its Content-Type, else a <meta charset> in its first bytes, else UTF-8. */
+export function decodeText(body: Buffer, contentType: string): string {
+  const declared = /charset=["']?([\w-]+)/i.exec(contentType)?.[1]
+    ?? /<meta[^>]+charset=["']?([\w-]+)/i.exec(body.subarray(0, 2048).toString('latin1'))?.[1];
+  if (declared) {
+    try {
+      return new TextDecoder(declared.toLowerCase()).decode(body);
+    } catch {
+      // An unknown charset label falls back to UTF-8.
+    }
+  }
+  return new TextDecoder('utf-8').decode(body);
+}
