@@ -17,7 +17,7 @@ function requireArray(what: string, value: unknown): readonly unknown[] {
 }
 
 function isoTime(what: string, value: unknown, fallback: string): string {
-  if (value === undefined) return fallback;
+  if (value === undefined || value === null) return fallback; // APIs send null for "unknown"
   if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) {
     throw new TypeError(`${what} must be an ISO-8601 time string, got ${JSON.stringify(value)}`);
   }
@@ -47,7 +47,7 @@ export function toStoredFailures(jobId: string, failures: readonly FailureInput[
     requireName(`failures[${i}].url`, input.url);
     if (typeof input.error !== 'string') throw new TypeError(`failures[${i}].error must be a string`);
     const failure: StoredFailure = { url: input.url, jobId, error: input.error, timestamp: isoTime(`failures[${i}].timestamp`, input.timestamp, now) };
-    if (input.code !== undefined) failure.code = String(input.code);
+    if (input.code !== undefined && input.code !== null) failure.code = String(input.code);
     return failure;
   });
 }
@@ -58,8 +58,8 @@ export function toLinkEntries(links: readonly LinkEntry[]): LinkEntry[] {
     if (typeof input !== 'object' || input === null) throw new TypeError(`links[${i}] must be an object`);
     requireName(`links[${i}].url`, input.url);
     const entry: LinkEntry = { url: input.url };
-    if (input.title !== undefined) entry.title = String(input.title);
-    if (input.description !== undefined) entry.description = String(input.description);
+    if (input.title !== undefined && input.title !== null) entry.title = String(input.title);
+    if (input.description !== undefined && input.description !== null) entry.description = String(input.description);
     return entry;
   });
 }

@@ -115,7 +115,10 @@ export interface DocumentStore {
   /** Appends to the named link list of a run; idempotent by runId + list + url. @returns how many were new. */
   appendLinks(runId: string, list: string, links: readonly LinkEntry[]): Promise<number>;
 
-  /** Streams a run's documents in insertion order; never holds the run in memory. */
+  /**
+   * Streams a run's documents in insertion order; never holds the run in memory.
+   * Documents appended while the stream is read may or may not be included.
+   */
   readDocuments(runId: string, options?: ReadOptions): AsyncIterable<StoredDocument>;
 
   /** One page of documents in insertion order, with a position to resume from. */

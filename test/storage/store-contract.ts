@@ -119,6 +119,13 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
       assert.deepEqual(await collect(store.readFailures(runId, { jobId: 'job-2' })), [{ ...read[0], jobId: 'job-2' }]);
       assert.deepEqual(await store.count(runId, { jobId: 'job-1' }), { documents: 0, failures: 2, links: 0 });
       assert.deepEqual(await store.count(runId), { documents: 0, failures: 3, links: 0 });
+      // APIs send null for unknown fields: treated as absent, not as the text "null".
+      await store.appendFailures(runId, 'job-3', [{ url: urlOf(3), error: 'x', code: null, timestamp: null } as never]);
+      await store.appendLinks(runId, 'map', [{ url: urlOf(3), title: null, description: null } as never]);
+      const [nulls] = await collect(store.readFailures(runId, { jobId: 'job-3' }));
+      assert.equal(nulls.code, undefined);
+      assert.ok(!Number.isNaN(Date.parse(nulls.timestamp)));
+      assert.deepEqual(await collect(store.readLinks(runId, 'map')), [{ url: urlOf(3) }]);
     });
 
     it('keeps named link lists, idempotent per list, streamed in order', async () => {
