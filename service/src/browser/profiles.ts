@@ -3,6 +3,7 @@
 // only one saver at a time writes it back on close (a second concurrent saver is a 409).
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpError } from '../core/contract.js';
 
@@ -60,4 +61,15 @@ export class ProfileStore {
     await writeFile(tmp, JSON.stringify(state));
     await rename(tmp, target);
   }
+}
+
+export const DEFAULT_PROFILES_DIR = join(tmpdir(), 'webdata-service-profiles');
+
+const stores = new Map<string, ProfileStore>();
+
+/** One store per folder, so sessions and the scrape engine share the one-saver rule. */
+export function profileStore(dir: string = DEFAULT_PROFILES_DIR): ProfileStore {
+  let store = stores.get(dir);
+  if (!store) stores.set(dir, (store = new ProfileStore(dir)));
+  return store;
 }

@@ -2,13 +2,11 @@
 // credits, lifetimes, profiles and billing. One manager per ServiceContext, shared by the
 // browser and interact routes so the team's session limit counts both kinds.
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { HttpError, type ServiceContext, type TeamConfig } from '../core/contract.js';
 import { sessionCredits, worstCaseCredits } from './billing.js';
 import { requireChromium } from './chromium.js';
 import { SessionGateway } from './gateway.js';
-import { ProfileStore, type ProfileSpec } from './profiles.js';
+import { profileStore, type ProfileSpec, type ProfileStore } from './profiles.js';
 import { BrowserSession, type SessionEnd, type SessionKind } from './session.js';
 
 export interface SessionManagerOptions {
@@ -46,7 +44,7 @@ export class BrowserSessionManager {
   private closed = false;
 
   constructor(private readonly ctx: ServiceContext, private readonly opts: SessionManagerOptions = {}) {
-    this.profiles = new ProfileStore(opts.profilesDir ?? join(tmpdir(), 'webdata-service-profiles'));
+    this.profiles = profileStore(opts.profilesDir);
     this.gateway = new SessionGateway(this);
     this.sweeper = setInterval(() => this.sweep(), opts.sweepIntervalMs ?? 500);
     this.sweeper.unref();
