@@ -7,6 +7,7 @@ import type { DevStack } from '../../src/cli/dev-stack.js';
 import { getProgress, raiseBudget, startPipeline, cancelPipeline } from '../../src/client/pipeline.js';
 import { deleteSchedule, schedulePipeline } from '../../src/client/schedules.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
+import { recordHistory } from '../helpers/histories.js';
 import { jobsStarted, runToEnd, startStack, storedUrls } from '../helpers/stack.js';
 
 let stack: DevStack;
@@ -53,6 +54,23 @@ describe('the full chain', () => {
 
     const progress = await getProgress(stack.temporal.client, id);
     assert.equal(progress.status, 'completed');
+    await recordHistory(stack.temporal.client, id, 'success');
+  });
+
+  test('a failed crawl is repaired through support ask and retried once', async () => {
+    const { id, result } = await runToEnd(stack, {
+      ...base(),
+      stages: { interact: false },
+      // Matches no page, not even the start URL: the crawl returns nothing.
+      crawl: { includePaths: ['^/documentation'], limit: 10 },
+    });
+    const crawl = result.stages.crawl;
+    assert.equal(crawl?.status, 'repaired', JSON.stringify(result.stages));
+    assert.equal(crawl?.support?.applied, true);
+    assert.ok(crawl?.support?.fixParameters && 'includePaths' in crawl.support.fixParameters, JSON.stringify(crawl?.support));
+    assert.ok((crawl?.documents ?? 0) > 0);
+    assert.equal(result.status, 'completed');
+    await recordHistory(stack.temporal.client, id, 'failure-repaired');
   });
 
   for (const stage of ['map', 'select', 'crawl', 'batch', 'interact', 'support'] as const) {
@@ -76,7 +94,7 @@ describe('credit guard', () => {
   });
 
   test('stop strategy cancels a running job at the budget', async () => {
-    const { result } = await runToEnd(stack, {
+    const { id, result } = await runToEnd(stack, {
       url: `${site}/docs`,
       stages: { map: false, select: false, batch: false, interact: false },
       crawl: { limit: 40, delay: 0.25 },
@@ -88,6 +106,7 @@ describe('credit guard', () => {
     assert.match(crawl?.reason ?? '', /cancelled at the budget/);
     // Over budget by at most the pages in flight (delay forces one at a time) plus one poll.
     assert.ok(result.credits.spent <= 6 + 3, `spent ${result.credits.spent}`);
+    await recordHistory(stack.temporal.client, id, 'budget-stop');
   });
 
   test('waits for raiseBudget when nothing fits, then runs', async () => {
@@ -148,6 +167,7 @@ describe('webhooks and cancellation', () => {
     assert.ok(completedStop || stops.length === 1);
     const sessions = await stack.api.listBrowsers({ status: 'active' });
     assert.equal(sessions.sessions.length, 0, `active sessions left: ${JSON.stringify(sessions.sessions)}`);
+    await recordHistory(stack.temporal.client, handle.workflowId, 'cancelled');
   });
 });
 

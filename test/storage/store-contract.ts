@@ -240,17 +240,18 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
         { url: 'https://site.test/ünïcödé/路径?q=😀', kind: 'scrape', markdown: 'línea 1\nline 2\r\n\ttab "quotes" \\ backslash \u2028 \u2029', metadata: { title: 'مرحبا بالعالم', lang: 'ar' } },
         { url: 'https://site.test/nul', kind: 'scrape', markdown: 'before\u0000after', html: '\u0001\u001f\u007f', metadata: { nested: { deep: [null, true, 1.5, 'x'] } } },
         { url: `https://site.test/long/${'a'.repeat(4000)}`, kind: 'batch', html: big, rawHtml: big, metadata: {} },
+        { url: 'https://site.test/lone-\ud800', kind: 'scrape', markdown: 'lone \udc00 surrogates \ud800', metadata: {} },
       ];
-      assert.equal(await store.appendDocuments(runId, 'job-ü', docs), 3);
+      assert.equal(await store.appendDocuments(runId, 'job-ü', docs), 4);
       assert.equal(await store.appendDocuments(runId, 'job-ü', docs), 0);
       const read = await collect(store.readDocuments(runId));
-      assert.equal(read.length, 3);
+      assert.equal(read.length, 4);
       for (let i = 0; i < docs.length; i++) {
         const { storedAt: _s, jobId, ...rest } = read[i];
         assert.equal(jobId, 'job-ü');
         assert.deepEqual(rest, docs[i]);
       }
-      assert.deepEqual(await store.count(runId, { jobId: 'job-ü' }), { documents: 3, failures: 0, links: 0 });
+      assert.deepEqual(await store.count(runId, { jobId: 'job-ü' }), { documents: 4, failures: 0, links: 0 });
       await store.appendLinks(runId, 'карта', [{ url: docs[0].url, title: '标题 😀', description: 'a\u0000b' }]);
       assert.deepEqual(await collect(store.readLinks(runId, 'карта')), [{ url: docs[0].url, title: '标题 😀', description: 'a\u0000b' }]);
     });
