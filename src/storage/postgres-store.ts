@@ -135,7 +135,7 @@ export class PostgresStore implements DocumentStore {
 
   readLinks(runId: string, list: string): AsyncIterable<LinkEntry> {
     requireName('list', list);
-    return this.stream<LinkEntry>('links', runId, { list: cleanText(list) });
+    return this.stream<LinkEntry>('links', runId, { list });
   }
 
   async count(runId: string, scope: CountScope = {}): Promise<Counts> {
@@ -272,7 +272,7 @@ export class PostgresStore implements DocumentStore {
     let where = 'run_id = $1 AND id > $2';
     for (const [column, value] of Object.entries(filter)) {
       if (value === undefined) continue;
-      params.push(value);
+      params.push(cleanText(value)); // as the column was written
       where += ` AND ${column} = $${params.length}`;
     }
     const res = await this.pool.query<{ id: string; record: T }>(`SELECT id, record FROM ${this.s}.${table} WHERE ${where} ORDER BY id LIMIT $3`, params);
