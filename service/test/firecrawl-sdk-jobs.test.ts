@@ -7,7 +7,7 @@ import Firecrawl from '@mendable/firecrawl-js';
 import { startLocalService, type LocalService } from '../src/app.js';
 import { startDemoSite, type DemoSite } from '../src/demo-site/index.js';
 import { silentLogger } from '../src/http/logger.js';
-import { expectedCrawl, fetchScrapeEngine, sorted, team } from './jobs-helpers.js';
+import { expectedCrawl, realScrapeEngine, sorted, team } from './jobs-helpers.js';
 
 describe('Firecrawl JS SDK: crawl, batch scrape, map', () => {
   let svc: LocalService;
@@ -16,7 +16,7 @@ describe('Firecrawl JS SDK: crawl, batch scrape, map', () => {
 
   before(async () => {
     site = await startDemoSite();
-    svc = await startLocalService({ teams: [team('sdk', { credits: 10_000, concurrency: 6 })], scrapeEngine: fetchScrapeEngine(), logger: silentLogger, site: false });
+    svc = await startLocalService({ teams: [team('sdk', { credits: 10_000, concurrency: 6 })], scrapeEngine: realScrapeEngine(), logger: silentLogger, site: false });
     firecrawl = new Firecrawl({ apiKey: 'key-sdk', apiUrl: svc.url });
   });
   after(async () => {

@@ -10,6 +10,7 @@ import { createResourceFetcher } from '../src/crawler/fetcher.js';
 import { startDemoSite, type DemoSite, type DemoSiteOptions, type ManifestEntry, type SiteManifest } from '../src/demo-site/index.js';
 import { silentLogger } from '../src/http/logger.js';
 import { listen } from '../src/http/server.js';
+import { createHttpScrapeEngine } from '../src/scrape/index.js';
 import { registerJobRoutes } from '../src/jobs/index.js';
 import { extractPageLinks } from '../src/map/page-links.js';
 import { call as rawCall, team, type ApiAnswer } from './platform-helpers.js';
@@ -18,8 +19,8 @@ export { team };
 export type { ApiAnswer };
 
 /**
- * A plain HTTP engine for these tests (fetch, links, title; markdown is the raw text):
- * the crawl logic is under test here, not HTML conversion.
+ * A plain HTTP engine (fetch, links, title; markdown is the raw text), for comparisons
+ * with the real engine and tests that need no conversion.
  */
 export function fetchScrapeEngine(): ScrapeEngine & { calls: string[] } {
   const fetcher = createResourceFetcher({ allowNonLoopback: false });
@@ -64,8 +65,13 @@ export interface Instrumented extends ScrapeEngine {
   reset(): void;
 }
 
+/** The service's real HTTP engine, without its page cache so every test sees real fetches. */
+export function realScrapeEngine(): ScrapeEngine {
+  return createHttpScrapeEngine({ cache: false });
+}
+
 /** Wraps an engine to record calls, options, aborts and the peak pages in flight per team. */
-export function instrumentedEngine(inner: ScrapeEngine = fetchScrapeEngine()): Instrumented {
+export function instrumentedEngine(inner: ScrapeEngine = realScrapeEngine()): Instrumented {
   const inFlight = new Map<string, number>();
   const engine: Instrumented = {
     calls: [],
@@ -125,7 +131,7 @@ export interface StackOptions {
 
 export async function startJobsStack(opts: StackOptions = {}): Promise<JobsStack> {
   const site = await startDemoSite(opts.site ?? {});
-  const engine = opts.engine ?? fetchScrapeEngine();
+  const engine = opts.engine ?? realScrapeEngine();
   const app = createServiceApp({
     teams: opts.teams ?? [team('a', { credits: 100_000, concurrency: 8 })],
     config: opts.config,

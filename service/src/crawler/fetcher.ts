@@ -129,6 +129,7 @@ export function createResourceFetcher(opts: FetcherOptions): ResourceFetcher {
 
 const MAX_REDIRECTS = 5;
 
-/** Sent with robots.txt and sitemap requests; also the default robots.txt agent name. */
-export const DEFAULT_USER_AGENT = 'WebDataService/2.0 (+local)';
-export const DEFAULT_ROBOTS_AGENT = 'WebDataService';
+/** Sent with robots.txt, sitemap and map discovery requests. */
+export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; WebDataBot/2.0)';
+/** The robots.txt agent name: the product token of the scrape engine's User-Agent. */
+export const DEFAULT_ROBOTS_AGENT = 'WebDataBot';
