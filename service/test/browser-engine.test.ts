@@ -39,7 +39,7 @@ describe('routing rules', () => {
   });
 });
 
-describe('browser scrape engine', { skip: chromiumPath ? false : 'no Chromium installed', timeout: 180_000 }, () => {
+describe('browser scrape engine', { skip: chromiumPath ? false : 'no Chromium installed', timeout: 400_000 }, () => {
   let engine: BrowserScrapeEngine;
   let demo: DemoSite;
   let site: { url: string; close(): Promise<void> };
@@ -89,7 +89,7 @@ describe('browser scrape engine', { skip: chromiumPath ? false : 'no Chromium in
   it('honours waitFor and screenshot formats', async () => {
     const without = await engine.scrape(`${site.url}/late`, { formats: ['markdown'] }, ctx());
     assert.ok(!(without.document.markdown ?? '').includes('late content'));
-    const withWait = await engine.scrape(`${site.url}/late`, { formats: ['markdown', { type: 'screenshot', viewport: { width: 400, height: 300 } }], waitFor: 1200 }, ctx());
+    const withWait = await engine.scrape(`${site.url}/late`, { formats: ['markdown', { type: 'screenshot', viewport: { width: 400, height: 300 } }], waitFor: 3500 }, ctx());
     assert.ok((withWait.document.markdown ?? '').includes('late content'));
     assert.deepEqual(pngSize(withWait.document.screenshot!), { width: 400, height: 300 });
     const full = await engine.scrape(`${site.url}/blocks`, { formats: [{ type: 'screenshot', fullPage: true }] }, ctx());

@@ -158,7 +158,7 @@ const PAGES: Record<string, string> = {
     <body><div id="root"></div><script>setTimeout(()=>{document.getElementById('root').innerHTML='<h1>Rendered by JS</h1><p>client side content</p>';document.title='SPA ready';},150)</script></body></html>`,
   '/ua': '<!doctype html><meta name="viewport" content="width=device-width"><title>ua</title><p id="ua"></p><script>document.getElementById("ua").textContent=navigator.userAgent+"|"+innerWidth+"|"+navigator.language+"|"+Intl.DateTimeFormat().resolvedOptions().timeZone</script>',
   '/form': '<!doctype html><title>form</title><input id="q"><p id="out"></p><script>document.getElementById("q").addEventListener("keydown",e=>{if(e.key==="Enter")document.getElementById("out").textContent="searched:"+e.target.value})</script>',
-  '/late': '<!doctype html><title>late</title><div id="box"></div><script>setTimeout(()=>{document.getElementById("box").innerHTML="<p id=late>late content</p>"},700)</script>',
+  '/late': '<!doctype html><title>late</title><div id="box"></div><script>setTimeout(()=>{document.getElementById("box").innerHTML="<p id=late>late content</p>"},2500)</script>',
   '/ads': '<!doctype html><title>ads</title><p>content</p><img id="ad" src="http://doubleclick.net/ad.png"><script>window.adLoaded=false</script>',
 };
 

@@ -34,7 +34,7 @@ const COMPARE_SCRIPT = `(async () => {
   return { live: [live.naturalWidth, live.naturalHeight], ref: [ref.naturalWidth, ref.naturalHeight], ratio: equal / total };
 })()`;
 
-describe('browser sessions', { skip: chromiumPath ? false : 'no Chromium installed', timeout: 180_000 }, () => {
+describe('browser sessions', { skip: chromiumPath ? false : 'no Chromium installed', timeout: 400_000 }, () => {
   let h: Harness;
   let site: { url: string; close(): Promise<void> };
   let viewer: Browser;

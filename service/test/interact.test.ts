@@ -12,7 +12,7 @@ import { scrapeRecord, startHarness, team, type Harness } from './browser-harnes
 const chromiumPath = findChromium();
 const COUNT_ITEMS = "document.querySelectorAll('#catalog-items li').length";
 
-describe('interact', { skip: chromiumPath ? false : 'no Chromium installed', timeout: 240_000 }, () => {
+describe('interact', { skip: chromiumPath ? false : 'no Chromium installed', timeout: 400_000 }, () => {
   let h: Harness;
   let site: DemoSite;
 

@@ -15,7 +15,7 @@ export class BrowserPool {
 
   private launch(): Promise<Browser> {
     const launching = chromium
-      .launch({ executablePath: this.chromiumPath, headless: true, args: [...CHROMIUM_ARGS], timeout: 30_000 })
+      .launch({ executablePath: this.chromiumPath, headless: true, args: [...CHROMIUM_ARGS], timeout: 60_000 })
       .then((b) => {
         b.on('disconnected', () => {
           if (this.browser === launching) this.browser = undefined;

@@ -1,12 +1,8 @@
-// Rendered HTML → page document for the browser engine. Uses the HTTP engine's metadata
-// and link extraction (service/src/scrape) so both engines describe pages the same way.
-// TODO(scrape): switch to the HTTP engine's html→document function once it lands, so the
-// markdown/html cleaning is shared too; until then a small equivalent lives here.
-import { load } from 'cheerio';
-import TurndownService from 'turndown';
+// Rendered HTML → page document with the HTTP engine's own conversion (scrape/convert.ts),
+// so both engines produce the same markdown, html, links, images and metadata.
 import type { PageDocument } from '../core/contract.js';
-import { collectLinks, documentBase } from '../scrape/links.js';
-import { extractMetadata } from '../scrape/metadata.js';
+import { convertPage } from '../scrape/convert.js';
+import { normalizeOptions } from '../scrape/options.js';
 
 export interface ConvertInput {
   html: string;
@@ -15,12 +11,11 @@ export interface ConvertInput {
   sourceURL: string;
   statusCode: number;
   contentType?: string;
+  headers?: Record<string, string>;
   scrapeId: string;
-  /** Which plain formats were requested (markdown, html, rawHtml, links, images). */
-  formats: ReadonlySet<string>;
-  onlyMainContent: boolean;
-  includeTags: string[];
-  excludeTags: string[];
+  /** The request's scrape options (browser-only members are ignored here). */
+  options: Record<string, unknown>;
+  signal?: AbortSignal;
 }
 
 export interface Converted {
@@ -28,48 +23,23 @@ export interface Converted {
   discoveredLinks: string[];
 }
 
-const NON_CONTENT = 'script, style, noscript, template, iframe, svg, canvas, meta, link';
-const CHROME = 'header, footer, nav, aside, [role=navigation], [role=banner], [role=contentinfo], .sidebar, #sidebar, .nav, .menu, .cookie, .ads, .ad';
+const PLAIN_FORMATS = new Set(['markdown', 'html', 'rawHtml', 'links', 'images']);
 
-export function convertRendered(input: ConvertInput): Converted {
-  const $ = load(input.html);
-  const base = documentBase($, input.url);
-  const links = collectLinks($, base);
-  const metadata = extractMetadata($, base);
-  const doc: PageDocument = {
-    metadata: {
-      ...metadata,
-      sourceURL: input.sourceURL,
-      url: input.url,
-      statusCode: input.statusCode,
-      ...(input.contentType ? { contentType: input.contentType } : {}),
-      scrapeId: input.scrapeId,
-    } as PageDocument['metadata'],
-  };
-  if (input.formats.has('rawHtml')) doc.rawHtml = input.html;
-  if (input.formats.has('links')) doc.links = links.links;
-  if (input.formats.has('images')) doc.images = links.images;
-  if (input.formats.has('markdown') || input.formats.has('html')) {
-    const $c = load(input.html);
-    $c(NON_CONTENT).remove();
-    for (const sel of input.excludeTags) $c(sel).remove();
-    if (input.onlyMainContent) $c(CHROME).remove();
-    let root = $c('body');
-    if (input.includeTags.length) {
-      const picked = input.includeTags.map((sel) => $c(sel).toArray().map((el) => $c.html(el)).join('\n')).join('\n');
-      root = load(`<body>${picked}</body>`)('body');
-    } else if (input.onlyMainContent && $c('main').length) {
-      root = $c('main').first();
-    }
-    const html = (root.html() ?? '').trim();
-    if (input.formats.has('html')) doc.html = html;
-    if (input.formats.has('markdown')) doc.markdown = markdownOf(html);
-  }
-  return { document: doc, discoveredLinks: links.discovered };
+/** The options with what only a browser honours taken out, so the HTTP engine's rules accept them. */
+function conversionOptions(options: Record<string, unknown>): Record<string, unknown> {
+  const { actions: _a, waitFor: _w, location: _l, profile: _p, ...rest } = options;
+  const formats = Array.isArray(options.formats) ? options.formats : ['markdown'];
+  const plain = formats.filter((f) => PLAIN_FORMATS.has(typeof f === 'string' ? f.split('@')[0] : (f as { type?: string } | null)?.type ?? ''));
+  // The page was just rendered: never answer from the HTTP engine's cache rules.
+  return { ...rest, formats: plain, maxAge: 0, minAge: undefined, lockdown: false };
 }
 
-let turndown: TurndownService | undefined;
-function markdownOf(html: string): string {
-  turndown ??= new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-  return turndown.turndown(html).trim();
+export async function convertRendered(input: ConvertInput): Promise<Converted> {
+  const normalized = normalizeOptions(conversionOptions(input.options), { timeoutMs: 60_000, maxAgeMs: 0 });
+  const contentType = input.contentType && /html/i.test(input.contentType) ? input.contentType : 'text/html; charset=utf-8';
+  return convertPage(
+    { status: input.statusCode, url: input.url, headers: input.headers ?? {}, contentType, body: Buffer.from(input.html, 'utf8') },
+    { sourceURL: input.sourceURL, scrapeId: input.scrapeId, signal: input.signal ?? new AbortController().signal },
+    normalized,
+  );
 }

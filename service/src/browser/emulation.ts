@@ -1,11 +1,12 @@
 // Browser context settings for `mobile` (viewport + user agent) and `location` (locale from
 // the languages, time zone from the country).
 import type { BrowserContextOptions } from 'playwright-core';
+import { MOBILE_USER_AGENT } from '../scrape/engine.js';
 
 export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
 export const MOBILE_VIEWPORT = { width: 390, height: 844 };
-export const MOBILE_USER_AGENT =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+/** The HTTP engine's mobile user agent, so both engines present the same device. */
+export { MOBILE_USER_AGENT };
 
 /** The main time zone of each country we know; others keep the machine's zone. */
 const COUNTRY_TIMEZONES: Record<string, string> = {

@@ -105,20 +105,18 @@ export function createBrowserScrapeEngine(opts: BrowserScrapeEngineOptions = {})
     const statusCode = response?.status() ?? 200;
     const contentType = response?.headers()['content-type'];
     const html = await page.content();
-    const converted = convertRendered({
+    // The DOM after rendering and actions, converted exactly as the HTTP engine converts HTML.
+    const converted = await convertRendered({
       html,
       url: page.url(),
       sourceURL: url,
       statusCode,
       contentType,
+      headers: response?.headers(),
       scrapeId: ctx.scrapeId,
-      formats: p.formats,
-      onlyMainContent: options.onlyMainContent !== false,
-      includeTags: (options.includeTags as string[] | undefined) ?? [],
-      excludeTags: (options.excludeTags as string[] | undefined) ?? [],
+      options,
     });
     const document = converted.document;
-    if (statusCode >= 400) document.metadata.error = `${statusCode} ${response?.statusText() ?? ''}`.trim();
     if (screenshot) document.screenshot = screenshot;
     if (actionResults) document.actions = actionResults;
     return { document, discoveredLinks: converted.discoveredLinks, engine: 'browser', options };
