@@ -1,22 +1,25 @@
 // Wiring: builds the ServiceContext once and registers every route module; starts the
 // local service (HTTP platform + demo site) and closes it again.
 import type { Router, ScrapeEngine, ServiceConfig, ServiceContext, TeamConfig } from './core/contract.js';
-import { HttpError } from './core/contract.js';
 import { MemoryActivityLog } from './activity/log.js';
 import { MemoryCreditLedger } from './billing/ledger.js';
 import { defaultLocalTeam, resolveServiceConfig } from './config/defaults.js';
+import { startDemoSite, type DemoSite } from './demo-site/index.js';
 import { createTeamRegistry, type TeamRegistry } from './config/teams.js';
 import { TeamFaultInjector } from './faults/injector.js';
 import { createConsoleLogger, type ServiceLogger } from './http/logger.js';
 import { createRequestListener, type RequestListener } from './http/platform.js';
 import { RouteTable } from './http/router.js';
 import { listen } from './http/server.js';
+import { createBrowserScrapeEngine } from './browser/engine.js';
+import { createRoutingScrapeEngine } from './browser/routing-engine.js';
 import { registerBrowserRoutes } from './browser/routes.js';
 import { registerInteractRoutes } from './interact/routes.js';
 import { registerJobRoutes } from './jobs/index.js';
 import { RateLimiter } from './ratelimit/limiter.js';
 import { MemoryScrapeRecords } from './scrape-routes/records.js';
 import { registerScrapeRoutes } from './scrape-routes/routes.js';
+import { createHttpScrapeEngine } from './scrape/index.js';
 import { registerTeamRoutes } from './team-routes/routes.js';
 import { HttpWebhookDispatcher } from './webhooks/dispatcher.js';
 
@@ -52,11 +55,13 @@ export interface ServiceApp {
   close(): Promise<void>;
 }
 
-/** Answers every scrape with 503 until a real engine is given. */
-const unavailableScrapeEngine: ScrapeEngine = {
-  scrape: () => Promise.reject(new HttpError(503, 'No scrape engine is configured', { code: 'SCRAPE_ENGINE_UNAVAILABLE' })),
-  close: () => Promise.resolve(),
-};
+/** The real engines: plain pages over HTTP, the rest (actions, screenshots, JS pages) in Chromium. */
+function defaultScrapeEngine(config: ServiceConfig, now: () => number): ScrapeEngine {
+  return createRoutingScrapeEngine({
+    http: createHttpScrapeEngine({ allowNonLoopback: config.allowNonLoopback, now }),
+    browser: createBrowserScrapeEngine({ allowNonLoopback: config.allowNonLoopback }),
+  });
+}
 
 /** Builds the context and the route table, without listening. */
 export function createServiceApp(options: ServiceAppOptions = {}): ServiceApp {
@@ -68,7 +73,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): ServiceApp {
   const ledger = new MemoryCreditLedger(teams, now);
   const webhooks = new HttpWebhookDispatcher({ config, faults, log });
   const scrapes = new MemoryScrapeRecords(now);
-  const scrapeEngine = options.scrapeEngine ?? unavailableScrapeEngine;
+  const scrapeEngine = options.scrapeEngine ?? defaultScrapeEngine(config, now);
   const closeController = new AbortController();
   const closeHooks: Array<() => Promise<void> | void> = [];
 
@@ -123,8 +128,11 @@ export function createServiceApp(options: ServiceAppOptions = {}): ServiceApp {
 export interface StartLocalServiceOptions extends ServiceAppOptions {
   port?: number;
   host?: string;
-  /** The demo site to start beside the service; false for none. */
-  site?: { port?: number; pages?: number; seed?: number | string } | false;
+  /**
+   * The demo site to start beside the service (default: one with the generator's defaults);
+   * false for none. Without `port` it takes the first free port after the service's.
+   */
+  site?: { port?: number; pages?: number; seed?: number } | false;
 }
 
 export interface LocalService {
@@ -141,18 +149,27 @@ export interface LocalService {
 export async function startLocalService(options: StartLocalServiceOptions = {}): Promise<LocalService> {
   const app = createServiceApp(options);
   let server;
+  let site: DemoSite | undefined;
   try {
     server = await listen(app.listener, { port: options.port, host: options.host });
+    if (options.site !== false) {
+      const servicePort = Number(new URL(server.url).port);
+      site = await startSiteNear(servicePort, options.site ?? {});
+    }
   } catch (err) {
-    await app.close();
+    await Promise.all([server?.close(), app.close()]);
     throw err;
   }
   const stopServer = server.close;
-  const close = async (): Promise<void> => {
-    await Promise.all([stopServer(), app.close()]);
+  const stopSite = site ? () => site.close() : () => Promise.resolve();
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= Promise.all([stopServer(), app.close()]).then(stopSite);
+    return closing;
   };
   return {
     url: server.url,
+    siteUrl: site?.url,
     context: app.context,
     faults: app.faults,
     webhooks: app.webhooks,
@@ -160,4 +177,19 @@ export async function startLocalService(options: StartLocalServiceOptions = {}):
     teams: app.teams.all(),
     close,
   };
+}
+
+const SITE_PORT_ATTEMPTS = 20;
+
+/** A fixed site port as given; otherwise the first free port after the service's (any when that is 0). */
+async function startSiteNear(servicePort: number, site: { port?: number; pages?: number; seed?: number }): Promise<DemoSite> {
+  if (site.port !== undefined || servicePort === 0) return startDemoSite({ ...site, port: site.port ?? 0 });
+  for (let port = servicePort + 1; port <= Math.min(65535, servicePort + SITE_PORT_ATTEMPTS); port++) {
+    try {
+      return await startDemoSite({ ...site, port });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    }
+  }
+  return startDemoSite({ ...site, port: 0 });
 }

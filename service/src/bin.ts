@@ -11,7 +11,7 @@ const USAGE = `Usage: webdata-service [options]
                     (or env WEBDATA_SERVICE_CONFIG)
   --site-port <n>   demo site port (default: the next free port after the service)
   --pages <n>       demo site size in pages
-  --seed <s>        demo site generator seed
+  --seed <n>        demo site generator seed
   --no-site         do not start the demo site
   -h, --help        this text`;
 
@@ -64,10 +64,11 @@ function parseCommandLine(): StartLocalServiceOptions {
 
   const sitePort = intOption('site-port', args['site-port']);
   const pages = intOption('pages', args.pages);
+  const seed = intOption('seed', args.seed);
   const fileSite = file?.site;
   const site = args['no-site'] || fileSite === false
     ? false
-    : { ...fileSite, ...(sitePort !== undefined && { port: sitePort }), ...(pages !== undefined && { pages }), ...(args.seed !== undefined && { seed: args.seed }) };
+    : { ...fileSite, ...(sitePort !== undefined && { port: sitePort }), ...(pages !== undefined && { pages }), ...(seed !== undefined && { seed }) };
 
   return {
     port: intOption('port', args.port) ?? file?.port ?? 3002,

@@ -32,6 +32,7 @@ describe('local service platform', () => {
       ],
       scrapeEngine: stubScrapeEngine(),
       logger: silentLogger,
+      site: false,
     });
     url = svc.url;
   });
@@ -331,11 +332,13 @@ describe('handler outcomes', () => {
     }
   });
 
-  test('close() runs onClose hooks latest first and leaves no server handle', async () => {
+  test('close() runs onClose hooks latest first, closes the demo site and leaves no server handle', async () => {
     const servers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
     await new Promise((r) => setImmediate(r));
     const before = servers();
-    const svc = await startLocalService({ teams: [team('a')], scrapeEngine: stubScrapeEngine(), logger: silentLogger });
+    const svc = await startLocalService({ teams: [team('a')], scrapeEngine: stubScrapeEngine(), logger: silentLogger, site: { pages: 3 } });
+    assert.ok(svc.siteUrl);
+    assert.equal((await fetch(`${svc.siteUrl}/robots.txt`)).status, 200);
     const order: string[] = [];
     svc.context.onClose(() => { order.push('first'); });
     svc.context.onClose(async () => { await new Promise((r) => setTimeout(r, 10)); order.push('second'); });
@@ -346,6 +349,7 @@ describe('handler outcomes', () => {
     assert.deepEqual(order, ['second', 'first']);
     assert.ok(servers() <= before, 'the service left a listening server behind');
     await assert.rejects(call(svc.url, 'GET', '/v2/team/credit-usage'));
+    await assert.rejects(fetch(`${svc.siteUrl}/robots.txt`));
   });
 });
 

@@ -219,7 +219,7 @@ describe('webhooks through the service context', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/h`;
     const owner: TeamConfig = team('owner', { webhookSecret: SECRET });
-    const svc = await startLocalService({ teams: [owner], scrapeEngine: stubScrapeEngine(), logger: silentLogger, config: { webhook: { timeoutMs: 1000, retryDelaysMs: [10] } } });
+    const svc = await startLocalService({ teams: [owner], scrapeEngine: stubScrapeEngine(), logger: silentLogger, site: false, config: { webhook: { timeoutMs: 1000, retryDelaysMs: [10] } } });
     try {
       svc.context.webhooks.send(owner, { url: hook, metadata: { a: '1' } }, event('batch_scrape.started'));
       await svc.webhooks.idle();

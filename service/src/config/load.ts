@@ -9,7 +9,7 @@ export interface LoadedConfig {
   host?: string;
   teams: TeamConfig[];
   config: Partial<ServiceConfig>;
-  site?: { port?: number; pages?: number; seed?: number | string } | false;
+  site?: { port?: number; pages?: number; seed?: number } | false;
 }
 
 /** A config file that cannot be used; `problems` holds one line per issue. */

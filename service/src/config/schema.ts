@@ -62,7 +62,7 @@ export const configFileSchema = z.strictObject({
     z.strictObject({
       port: z.number().int().min(0).max(65535).optional(),
       pages: positiveInt.optional(),
-      seed: z.union([z.number().int(), z.string()]).optional(),
+      seed: z.number().int().optional(),
     }),
   ]).optional(),
 }).superRefine((file, ctx) => {
