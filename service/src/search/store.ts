@@ -1,0 +1,104 @@
+// The search index: pages by canonical URL plus a MiniSearch full-text index over title,
+// description, text and URL words. Implements the context's PageIndex, so scrape routes and
+// jobs can add what they scrape; a re-scraped page replaces its old entry.
+import MiniSearch from 'minisearch';
+import type { PageDocument, PageIndex } from '../core/contract.js';
+import { pageFromDocument } from './extract.js';
+import type { IndexedPage } from './page.js';
+import { tokenize, urlText } from './text.js';
+
+interface Doc {
+  id: number;
+  title: string;
+  description: string;
+  text: string;
+  url: string;
+  keywords: string;
+}
+
+/** Pages kept at most; the oldest entry goes first when full. */
+export const MAX_INDEXED_PAGES = 50_000;
+
+export class SearchIndex implements PageIndex {
+  private readonly pages = new Map<number, IndexedPage>();
+  private readonly ids = new Map<string, number>();
+  private nextId = 1;
+  private seq = 0;
+  private readonly pending = new Set<Promise<unknown>>();
+  readonly mini = new MiniSearch<Doc>({
+    idField: 'id',
+    fields: ['title', 'description', 'text', 'url', 'keywords'],
+    tokenize,
+    processTerm: (term) => term.toLowerCase(),
+  });
+
+  index(document: PageDocument): void {
+    try {
+      const page = pageFromDocument(document, ++this.seq);
+      if (page) this.put(page);
+    } catch {
+      // A page the extractor cannot read is simply not searchable.
+    }
+  }
+
+  put(page: IndexedPage): void {
+    const existing = this.ids.get(page.key);
+    if (existing !== undefined) {
+      this.mini.discard(existing);
+      this.pages.delete(existing);
+    } else if (this.pages.size >= MAX_INDEXED_PAGES) {
+      const oldest = this.pages.keys().next().value as number;
+      this.ids.delete((this.pages.get(oldest) as IndexedPage).key);
+      this.mini.discard(oldest);
+      this.pages.delete(oldest);
+    }
+    const id = this.nextId++;
+    this.ids.set(page.key, id);
+    this.pages.set(id, page);
+    this.mini.add({ id, title: page.title, description: page.description, text: page.text, url: urlText(page.url), keywords: page.keywords.join(' ') });
+  }
+
+  get size(): number {
+    return this.pages.size;
+  }
+
+  byId(id: number): IndexedPage | undefined {
+    return this.pages.get(id);
+  }
+
+  /** The page under this URL: its key, or any page whose URL is this one (trailing slash ignored). */
+  find(url: string): { id: number; page: IndexedPage } | undefined {
+    const variants = [url, url.endsWith('/') ? url.slice(0, -1) : `${url}/`];
+    for (const v of variants) {
+      const id = this.ids.get(v);
+      if (id !== undefined) return { id, page: this.pages.get(id) as IndexedPage };
+    }
+    return undefined;
+  }
+
+  /** Every page with its id, in insertion order. */
+  entries(): Array<[number, IndexedPage]> {
+    return [...this.pages.entries()];
+  }
+
+  /** Tracks background indexing (the demo site at startup), so a search can wait for it. */
+  track(work: Promise<unknown>): void {
+    const tracked = work.catch(() => undefined).finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  }
+
+  /** Resolves when background indexing is done, or after `timeoutMs`; true when done. */
+  async settled(timeoutMs: number): Promise<boolean> {
+    if (this.pending.size === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const done = Promise.all([...this.pending]).then(() => true);
+    try {
+      return await Promise.race([done, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
