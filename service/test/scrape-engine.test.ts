@@ -3,8 +3,14 @@
 // the clear refusal of browser-only options.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { HttpError, type ScrapeRequestContext, type TeamConfig } from '../src/core/contract.js';
 import { DEMO_JS_TEXT, DEMO_PDF_TEXT, startDemoSite, type DemoSite } from '../src/demo-site/index.js';
 import { createHttpScrapeEngine, type HttpScrapeEngine } from '../src/scrape/index.js';
@@ -377,5 +383,56 @@ describe('HTTP scrape engine refusals', () => {
     } finally {
       await site.close();
     }
+  });
+});
+
+/** A self-signed certificate from the openssl command line, or null when it is not installed. */
+function selfSignedCertificate(): { key: Buffer; cert: Buffer } | null {
+  const dir = mkdtempSync(join(tmpdir(), 'scrape-tls-'));
+  try {
+    execFileSync('openssl', [
+      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+      '-subj', '/CN=localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+    ], { stdio: 'ignore' });
+    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+  } catch {
+    return null;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('HTTP scrape engine over TLS', () => {
+  const tls = selfSignedCertificate();
+  let server: HttpsServer;
+  let origin = '';
+  const engine = createHttpScrapeEngine({ defaultMaxAgeMs: 0 });
+
+  before(async () => {
+    if (!tls) return;
+    server = createHttpsServer(tls, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><head><title>Secure</title></head><body><main><p>over TLS</p></main></body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await engine.close();
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('skips certificate checks by default and enforces them with skipTlsVerification: false', { skip: !tls && 'openssl not installed' }, async () => {
+    const ok = await engine.scrape(`${origin}/`, {}, ctx());
+    assert.equal(ok.document.metadata.title, 'Secure');
+    assert.equal(ok.document.markdown, 'over TLS');
+    await assert.rejects(engine.scrape(`${origin}/`, { skipTlsVerification: false }, ctx()), (err: unknown) => {
+      httpError(500, 'SCRAPE_ALL_ENGINES_FAILED')(err);
+      assert.match((err as Error).message, /self[- ]signed|certificate/i);
+      return true;
+    });
   });
 });

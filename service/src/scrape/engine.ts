@@ -75,11 +75,22 @@ export class HttpScrapeEngine implements ScrapeEngine {
     const cached = this.cachedCopy(key, opts);
     if (cached) return this.outcome(this.fromCache(cached, url, ctx.scrapeId), cached.discoveredLinks, options);
 
-    const timeout = AbortSignal.timeout(opts.timeoutMs);
-    const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
+    // One signal for the fetch and the conversion: the caller's cancellation or our deadline.
+    // (Built by hand: the timer is cleared at once, and nothing stays attached to a job's signal.)
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`timed out after ${opts.timeoutMs} ms`));
+    }, opts.timeoutMs);
+    const onCancel = () => controller.abort(ctx.signal?.reason);
+    if (ctx.signal?.aborted) onCancel();
+    else ctx.signal?.addEventListener('abort', onCancel, { once: true });
     try {
-      const page = await this.fetcher.fetch(target, { headers: this.requestHeaders(opts), signal, skipTlsVerification: opts.skipTlsVerification });
-      const converted = await convertPage(page, { sourceURL: url, scrapeId: ctx.scrapeId, signal }, opts);
+      const page = await this.fetcher.fetch(target, {
+        headers: this.requestHeaders(opts), signal: controller.signal, skipTlsVerification: opts.skipTlsVerification,
+      });
+      const converted = await convertPage(page, { sourceURL: url, scrapeId: ctx.scrapeId, signal: controller.signal }, opts);
       const status = converted.document.metadata.statusCode;
       if (this.cache && opts.storeInCache && status >= 200 && status < 300) {
         const document = { ...converted.document, metadata: { ...converted.document.metadata } };
@@ -89,10 +100,11 @@ export class HttpScrapeEngine implements ScrapeEngine {
     } catch (err) {
       if (err instanceof HttpError) throw err;
       if (ctx.signal?.aborted) throw ctx.signal.reason ?? err;
-      if (timeout.aborted) {
-        throw new HttpError(408, `Scrape timed out after ${opts.timeoutMs} ms: ${url}`, { code: 'SCRAPE_TIMEOUT' });
-      }
+      if (timedOut) throw new HttpError(408, `Scrape timed out after ${opts.timeoutMs} ms: ${url}`, { code: 'SCRAPE_TIMEOUT' });
       throw new HttpError(500, `Failed to scrape ${url}: ${describe(err)}`, { code: 'SCRAPE_ALL_ENGINES_FAILED' });
+    } finally {
+      clearTimeout(timer);
+      ctx.signal?.removeEventListener('abort', onCancel);
     }
   }
 
