@@ -306,6 +306,8 @@ export interface ServiceConfig {
   allowNonLoopback: boolean;
   /** Largest serialized page of job results, bytes (10 MiB). */
   pageByteLimit: number;
+  /** Hard time budget of one support ask, ms (reference section 8: 60 s); tests set less. */
+  supportBudgetMs?: number;
 }
 
 /** What every route module receives; built once in service/src/app.ts. */
