@@ -20,6 +20,7 @@ import { RateLimiter } from './ratelimit/limiter.js';
 import { MemoryScrapeRecords } from './scrape-routes/records.js';
 import { registerScrapeRoutes } from './scrape-routes/routes.js';
 import { createHttpScrapeEngine } from './scrape/index.js';
+import { demoSeedUrls, indexSiteInBackground, registerSearchRoutes } from './search/index.js';
 import { registerTeamRoutes } from './team-routes/routes.js';
 import { HttpWebhookDispatcher } from './webhooks/dispatcher.js';
 
@@ -28,6 +29,7 @@ const ROUTE_MODULES: ReadonlyArray<(router: Router, ctx: ServiceContext) => void
   registerScrapeRoutes,
   registerTeamRoutes,
   registerJobRoutes,
+  registerSearchRoutes,
   registerBrowserRoutes,
   registerInteractRoutes,
 ];
@@ -132,7 +134,15 @@ export interface StartLocalServiceOptions extends ServiceAppOptions {
    * The demo site to start beside the service (default: one with the generator's defaults);
    * false for none. Without `port` it takes the first free port after the service's.
    */
-  site?: { port?: number; pages?: number; seed?: number } | false;
+  site?: DemoSiteChoice | false;
+}
+
+export interface DemoSiteChoice {
+  port?: number;
+  pages?: number;
+  seed?: number;
+  /** Index the site's pages for POST /v2/search in the background (default true). */
+  searchIndex?: boolean;
 }
 
 export interface LocalService {
@@ -154,7 +164,11 @@ export async function startLocalService(options: StartLocalServiceOptions = {}):
     server = await listen(app.listener, { port: options.port, host: options.host });
     if (options.site !== false) {
       const servicePort = Number(new URL(server.url).port);
-      site = await startSiteNear(servicePort, options.site ?? {});
+      const choice = options.site ?? {};
+      site = await startSiteNear(servicePort, { port: choice.port, pages: choice.pages, seed: choice.seed });
+      if (choice.searchIndex !== false) {
+        void indexSiteInBackground(app.context, { origin: site.url, urls: demoSeedUrls(site.manifest) });
+      }
     }
   } catch (err) {
     await Promise.all([server?.close(), app.close()]);

@@ -4,6 +4,7 @@ export {
   createServiceApp,
   type LocalService,
   type StartLocalServiceOptions,
+  type DemoSiteChoice,
   type ServiceApp,
   type ServiceAppOptions,
 } from './app.js';

@@ -48,6 +48,11 @@ describe('Firecrawl JS SDK against the local service', () => {
     assert.deepEqual(periods.map((p) => [p.apiKey, p.totalCredits]), [['key-sdk', 2]]);
   });
 
+  test('search finds the demo site pages the service indexed at start', async () => {
+    const res = await firecrawl.search('about demo site', { limit: 3 });
+    assert.ok((res.web ?? []).some((item) => 'url' in item && item.url === `${site}/about`));
+  });
+
   test('errors surface as SdkError with status and code', async () => {
     const stranger = new Firecrawl({ apiKey: 'wrong', apiUrl: svc.url });
     await assert.rejects(stranger.getCreditUsage(), (err: { status?: number }) => err.status === 401);
