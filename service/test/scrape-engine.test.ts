@@ -342,7 +342,7 @@ describe('HTTP scrape engine refusals', () => {
       const t0 = Date.now();
       const requests = await undiciRequests(() => assert.rejects(engine.scrape(url, {}, ctx()), httpError(403, 'DESTINATION_NOT_ALLOWED')));
       assert.equal(requests, 0, url);
-      assert.ok(Date.now() - t0 < 200, url);
+      assert.ok(Date.now() - t0 < 1000, url);
     }
     await assert.rejects(engine.scrape('ftp://127.0.0.1/file', {}, ctx()), httpError(400, 'BAD_REQUEST'));
     await assert.rejects(engine.scrape('not a url', {}, ctx()), httpError(400, 'BAD_REQUEST'));

@@ -119,6 +119,7 @@ export async function startDemoSite(options: DemoSiteOptions = {}): Promise<Demo
       const big = /^\/big\/(\d+)$/.exec(p);
       if (big) {
         const kb = intParam(url.searchParams.get('kb'), layout.options.bigKb, 1, MAX_BIG_KB);
+        // Unlisted big pages borrow a plain chrome page's spec (nav, footer, no content links).
         const spec: PageSpec = layout.get('main', path) ?? {
           ...layout.get('main', '/slow')!,
           path, canonicalPath: p, section: 'big', template: 'big', kind: 'html', n: Number(big[1]),
