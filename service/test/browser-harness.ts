@@ -1,22 +1,11 @@
-// Test harness for the browser and interact routes: the real route modules on a small
-// Router over node:http with teams, ledger, activity and scrape records in memory, plus a
-// fixture site (pages that record clicks, set cookies, load more items, render with JS).
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+// Test harness for the browser and interact routes: the local service (startLocalService,
+// every route module, the real scrape engines) with test teams and a clock tests can move,
+// plus a fixture site (pages that record clicks, set cookies, render late, show the UA).
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MemoryActivityLog } from '../src/activity/log.js';
-import { MemoryCreditLedger } from '../src/billing/ledger.js';
-import { DEFAULT_SERVICE_CONFIG } from '../src/config/defaults.js';
-import {
-  HttpError,
-  type RouteRequest,
-  type ScrapeEngine,
-  type ScrapeRecord,
-  type ServiceContext,
-  type TeamConfig,
-} from '../src/core/contract.js';
-import { errorBody } from '../src/http/errors.js';
-import { RouteTable } from '../src/http/router.js';
-import { MemoryScrapeRecords } from '../src/scrape-routes/records.js';
+import { startLocalService } from '../src/app.js';
+import type { ScrapeRecord, ServiceContext, TeamConfig } from '../src/core/contract.js';
+import { silentLogger } from '../src/http/logger.js';
 
 export function team(id: string, over: Partial<TeamConfig> = {}): TeamConfig {
   return {
@@ -34,98 +23,31 @@ export function team(id: string, over: Partial<TeamConfig> = {}): TeamConfig {
 export interface Harness {
   baseUrl: string;
   ctx: ServiceContext;
-  teams: TeamConfig[];
-  ledger: MemoryCreditLedger;
-  scrapes: MemoryScrapeRecords;
+  ledger: { remaining(teamId: string): number };
   /** Adds `ms` to the service clock (lifetimes are checked against ctx.now()). */
   advance(ms: number): void;
   call(method: string, path: string, body?: unknown, apiKey?: string): Promise<{ status: number; body: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
-export async function startHarness(
-  register: Array<(router: RouteTable, ctx: ServiceContext) => void>,
-  teams: TeamConfig[] = [team('t1'), team('t2')],
-): Promise<Harness> {
+export async function startHarness(teams: TeamConfig[] = [team('t1'), team('t2')]): Promise<Harness> {
   let offset = 0;
-  const now = () => Date.now() + offset;
-  const byId = (id: string) => teams.find((t) => t.id === id);
-  const closers: Array<() => Promise<void> | void> = [];
-  const ledger = new MemoryCreditLedger({ byId }, now);
-  const scrapes = new MemoryScrapeRecords(now);
-  const unusedEngine: ScrapeEngine = {
-    scrape: () => Promise.reject(new HttpError(500, 'no scrape engine in this harness')),
-    close: () => Promise.resolve(),
-  };
-  const ctx: ServiceContext = {
-    config: DEFAULT_SERVICE_CONFIG,
-    teams: { byId, all: () => teams },
-    ledger,
-    activity: new MemoryActivityLog(now),
-    webhooks: { send: () => undefined },
-    faults: { get: () => ({}), set: () => undefined, failsKickoff: () => false, takeDroppedStartResponse: () => false },
-    scrapeEngine: unusedEngine,
-    scrapes,
-    now,
-    onClose: (fn) => closers.push(fn),
-  };
-  const router = new RouteTable();
-  for (const r of register) r(router, ctx);
-
-  const server = createServer((req, res) => {
-    void (async () => {
-      try {
-        const url = new URL(req.url ?? '/', 'http://h');
-        const match = router.match(req.method ?? 'GET', url.pathname);
-        if (match.kind !== 'found') throw new HttpError(404, 'Not found');
-        const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-        const t = teams.find((x) => x.apiKeys.includes(key));
-        if (!t) throw new HttpError(401, 'Unauthorized');
-        const raw = await readBody(req);
-        const request: RouteRequest = {
-          method: req.method ?? 'GET', path: url.pathname, params: match.params, query: url.searchParams,
-          body: raw ? JSON.parse(raw) : undefined, headers: req.headers, team: t, apiKey: key, requestId: 'r',
-          baseUrl: `http://${req.headers.host}`, signal: new AbortController().signal,
-        };
-        const out = await match.route.handler(request);
-        res.writeHead(out.status ?? 200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(out.body));
-      } catch (err) {
-        const e = err instanceof HttpError ? err : new HttpError(500, String((err as Error).stack ?? err));
-        res.writeHead(e.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(errorBody(e)));
-      }
-    })();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const service = await startLocalService({ teams, site: false, now: () => Date.now() + offset, logger: silentLogger });
   return {
-    baseUrl, ctx, teams, ledger, scrapes,
+    baseUrl: service.url,
+    ctx: service.context,
+    ledger: service.ledger,
     advance: (ms) => { offset += ms; },
     async call(method, path, body, apiKey = teams[0].apiKeys[0]) {
-      const res = await fetch(baseUrl + path, {
+      const res = await fetch(service.url + path, {
         method,
         headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     },
-    async close() {
-      for (const fn of closers.reverse()) await fn();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => service.close(),
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (data += c));
-    req.on('end', () => resolve(data));
-    req.on('error', reject);
-  });
 }
 
 /** A scrape record as the scrape routes store it (interact replays its options). */

@@ -5,7 +5,6 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../src/browser/chromium.js';
-import { registerBrowserRoutes } from '../src/browser/routes.js';
 import { startFixtureSite, startHarness, team, type Harness } from './browser-harness.js';
 
 const chromiumPath = findChromium();
@@ -41,9 +40,7 @@ describe('browser sessions', { skip: chromiumPath ? false : 'no Chromium install
 
   before(async () => {
     site = await startFixtureSite();
-    h = await startHarness([(r, c) => registerBrowserRoutes(r, c)], [
-      team('t1'), team('t2'), team('poor', { credits: 10 }),
-    ]);
+    h = await startHarness([team('t1'), team('t2'), team('poor', { credits: 10 })]);
     viewer = await chromium.launch({ executablePath: chromiumPath, args: [...CHROMIUM_ARGS] });
   });
   after(async () => {

@@ -6,7 +6,6 @@ import { after, before, describe, it } from 'node:test';
 import { findChromium } from '../src/browser/chromium.js';
 import { startDemoSite, type DemoSite } from '../src/demo-site/index.js';
 import { findAgentBrowser } from '../src/interact/agent-browser.js';
-import { registerInteractRoutes } from '../src/interact/routes.js';
 import { scrapeRecord, startHarness, team, type Harness } from './browser-harness.js';
 
 const chromiumPath = findChromium();
@@ -18,22 +17,29 @@ describe('interact', { skip: chromiumPath ? false : 'no Chromium installed', tim
 
   before(async () => {
     site = await startDemoSite();
-    h = await startHarness([(r, c) => registerInteractRoutes(r, c)], [team('t1', { maxBrowserSessions: 4 }), team('t2')]);
+    h = await startHarness([team('t1', { maxBrowserSessions: 4 }), team('t2'), team('poor', { credits: 10 })]);
   });
   after(async () => {
     await h?.close();
     await site?.close();
   });
 
+  /** A real scrape of the catalog (POST /v2/scrape); its scrapeId is the interact job id. */
+  async function scrape(options: Record<string, unknown> = {}, key?: string): Promise<string> {
+    const res = await h.call('POST', '/v2/scrape', { url: `${site.url}/shop/catalog`, formats: ['markdown'], ...options }, key);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return ((res.body.data as { metadata: { scrapeId: string } }).metadata.scrapeId);
+  }
+  /** A stored record without a real scrape (statuses that never reach the browser). */
   function job(options: Record<string, unknown> = {}, over = {}, teamId = 't1'): string {
     const id = randomUUID();
-    h.scrapes.put(scrapeRecord(id, teamId, `${site.url}/shop/catalog`, options, over));
+    h.ctx.scrapes.put(scrapeRecord(id, teamId, `${site.url}/shop/catalog`, options, over));
     return id;
   }
   const interact = (id: string, body: unknown, key?: string) => h.call('POST', `/v2/scrape/${id}/interact`, body, key);
 
   it('runs node code with a persistent context and a page at the scrape state', async () => {
-    const id = job({ waitFor: 100 });
+    const id = await scrape({ waitFor: 100 });
     const first = await interact(id, {
       code: `console.log('before');
 const before = await page.evaluate(() => ${COUNT_ITEMS});
@@ -82,7 +88,7 @@ console.error('warn', after);
 
   it('replays the scrape actions, then runs python code with Playwright over CDP', async () => {
     // The replayed click already loaded page 2 of the catalog.
-    const id = job({ actions: [{ type: 'click', selector: '#load-more' }, { type: 'wait', milliseconds: 500 }] });
+    const id = await scrape({ actions: [{ type: 'click', selector: '#load-more' }, { type: 'wait', milliseconds: 500 }] });
     const res = await interact(id, {
       language: 'python',
       code: `print("items", page.locator("#catalog-items li").count())
@@ -103,7 +109,7 @@ page.locator("#catalog-items li").last.inner_text()`,
   });
 
   it('runs bash with the agent-browser CLI pointed at the session', { skip: findAgentBrowser() ? false : 'agent-browser not installed' }, async () => {
-    const id = job();
+    const id = await scrape();
     const res = await interact(id, {
       language: 'bash',
       code: `agent-browser click '#load-more'
@@ -126,8 +132,9 @@ agent-browser get url`,
     assert.equal((await interact(job(), { code: '1', prompt: 'x' })).status, 400);
     const other = job({}, {}, 't2');
     assert.equal((await interact(other, { code: '1' })).status, 403);
-    const zdr = job({}, { zeroDataRetention: true });
-    assert.equal((await interact(zdr, { code: '1' })).status, 409);
+    const zdr = await scrape({ zeroDataRetention: true });
+    const noReplay = await interact(zdr, { code: '1' });
+    assert.equal(noReplay.status, 409, JSON.stringify(noReplay.body));
     const saved = process.env.LLM_BASE_URL;
     delete process.env.LLM_BASE_URL;
     const prompt = await interact(job(), { prompt: 'click load more' });
@@ -137,13 +144,9 @@ agent-browser get url`,
     assert.match(String(prompt.body.error), /LLM_BASE_URL/);
     assert.equal((await h.call('DELETE', `/v2/scrape/${randomUUID()}/interact`)).status, 404);
 
-    const poor = job();
-    h.teams[0].credits = 0;
-    try {
-      assert.equal((await interact(poor, { code: '1' })).status, 402);
-    } finally {
-      h.teams[0].credits = 10_000;
-    }
+    // 10 credits do not cover the 600 s ttl of an interact session at 2 credits a minute.
+    const poor = job({}, {}, 'poor');
+    assert.equal((await interact(poor, { code: '1' }, 'key-poor')).status, 402);
     const mine = job();
     assert.equal((await interact(mine, { code: '1' })).status, 200);
     assert.equal((await h.call('DELETE', `/v2/scrape/${mine}/interact`, undefined, 'key-t2')).status, 403);

@@ -34,6 +34,7 @@ export class LiveView {
   private page?: Page;
   private lastFrame?: { data: string; metadata: FrameMetadata };
   private switching: Promise<void> = Promise.resolve();
+  private input: Promise<void> = Promise.resolve();
   private stopped = false;
 
   constructor(private readonly session: BrowserSession, private readonly onInput: () => void) {
@@ -58,7 +59,8 @@ export class LiveView {
         return;
       }
       this.onInput();
-      this.dispatch(msg).catch(() => undefined);
+      // One event at a time, in the order the viewer sent them.
+      this.input = this.input.then(() => this.dispatch(msg)).catch(() => undefined);
     });
     this.follow();
   }
@@ -100,6 +102,8 @@ export class LiveView {
   }
 
   private async dispatch(msg: ViewerInput): Promise<void> {
+    // Input that arrives while the stream (re)attaches waits for it instead of being lost.
+    await this.switching;
     const cdp = this.cdp;
     const meta = this.lastFrame?.metadata;
     if (!cdp) return;
