@@ -44,6 +44,7 @@ export function parseConfig(value: unknown, source = '(inline)'): LoadedConfig {
   if (svc.jobTtlMs !== undefined) config.jobTtlMs = svc.jobTtlMs;
   if (svc.allowNonLoopback !== undefined) config.allowNonLoopback = svc.allowNonLoopback;
   if (svc.pageByteLimit !== undefined) config.pageByteLimit = svc.pageByteLimit;
+  if (svc.supportBudgetMs !== undefined) config.supportBudgetMs = svc.supportBudgetMs;
   if (svc.webhook) {
     config.webhook = {
       timeoutMs: svc.webhook.timeoutMs ?? 10_000,

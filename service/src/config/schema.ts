@@ -50,6 +50,7 @@ export const serviceConfigSchema = z.strictObject({
   }).optional(),
   allowNonLoopback: z.boolean().optional(),
   pageByteLimit: positiveInt.optional(),
+  supportBudgetMs: positiveInt.optional(),
 });
 
 export const configFileSchema = z.strictObject({
