@@ -159,6 +159,14 @@ describe('crawl options', () => {
     assert.ok(refused.length > 0 && refused.every((h) => h === 'external.invalid'));
   });
 
+  test('a start URL that redirects: the crawl covers the target and its children, the target once', async () => {
+    const got = await crawl({ url: `${site}/go/docs`, sitemap: 'skip' });
+    const want = expectedCrawl(stack.site.manifest, { start: `${site}/docs`, sitemap: 'skip' });
+    assert.deepEqual(sorted(got.urls), sorted([...[...want.ok].filter((u) => u !== `${site}/docs`), `${site}/go/docs`]));
+    const first = got.docs.find((d) => d.metadata.sourceURL === `${site}/go/docs`);
+    assert.equal(first?.metadata.url, `${site}/docs`);
+  });
+
   test('invalid requests: bad regex, unknown option, bad URL', async () => {
     const bad = await stack.call('POST', '/v2/crawl', { body: { url: `${site}/`, includePaths: ['(unclosed'] } });
     assert.equal(bad.status, 400);

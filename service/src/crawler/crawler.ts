@@ -67,6 +67,8 @@ export class Crawler {
   private discovering = 0;
   private stopped = false;
   private finished = false;
+  /** Scope around the start URL's redirect target: its children are in scope too. */
+  private redirectScope?: UrlScope;
   private resolveDone!: () => void;
   private readonly done = new Promise<void>((resolve) => {
     this.resolveDone = resolve;
@@ -117,7 +119,7 @@ export class Crawler {
     if (this.stopped) return;
     const s = this.settings;
     const url = parseHttpUrl(raw, base);
-    if (!url || !s.scope.allows(url) || !s.filter.matches(url)) return;
+    if (!url || !this.inScope(url) || !s.filter.matches(url)) return;
     const key = dedupeKey(url, s.ignoreQueryParameters);
     if (!this.frontier.reserve(key)) {
       this.relax(key, depth);
@@ -173,10 +175,15 @@ export class Crawler {
     }
     if (result.status === 'ok') {
       const finalUrl = result.finalUrl ? parseHttpUrl(result.finalUrl) : undefined;
-      // A redirect target is the same page: never queue it again.
-      if (finalUrl) this.frontier.markSeen(dedupeKey(finalUrl, s.ignoreQueryParameters));
+      if (finalUrl) {
+        const finalKey = dedupeKey(finalUrl, s.ignoreQueryParameters);
+        // A redirect target is the same page: never queue it again. When the start URL
+        // redirects (`/go/docs` → `/docs`), the crawl covers the target's children too.
+        this.frontier.markSeen(finalKey);
+        if (item.depth === 0 && item.url.href === s.start.href && finalKey !== item.key) this.redirectScope = s.scope.rebased(finalUrl);
+      }
       const base = finalUrl?.href ?? item.url.href;
-      if (s.maxDiscoveryDepth !== undefined && s.sitemap !== 'only' && s.scope.relation(item.url) !== 'external') {
+      if (s.maxDiscoveryDepth !== undefined && s.sitemap !== 'only' && !this.isExternal(item.url)) {
         this.depths.set(item.key, { item, visited: { links: result.links, base } });
       }
       if (this.followsLinksOf(item)) {
@@ -186,6 +193,10 @@ export class Crawler {
     if (s.delayMs > 0 && !this.stopped && (this.frontier.waiting > 0 || this.discovering > 0)) {
       await sleep(s.delayMs, undefined, { signal: this.signal }).catch(() => undefined);
     }
+  }
+
+  private inScope(url: URL): boolean {
+    return this.settings.scope.allows(url) || (this.redirectScope?.allows(url) ?? false);
   }
 
   /** A known URL was reached at `depth`: lower its recorded depth if that is shorter. */
@@ -205,7 +216,11 @@ export class Crawler {
     const s = this.settings;
     if (s.sitemap === 'only') return false;
     if (s.maxDiscoveryDepth !== undefined && item.depth >= s.maxDiscoveryDepth) return false;
-    return s.scope.relation(item.url) !== 'external';
+    return !this.isExternal(item.url);
+  }
+
+  private isExternal(url: URL): boolean {
+    return this.settings.scope.relation(url) === 'external' && (this.redirectScope?.relation(url) ?? 'external') === 'external';
   }
 
   private async loadSitemaps(): Promise<void> {

@@ -38,6 +38,11 @@ export class UrlScope {
     this.prefix = childPrefix(start.pathname);
   }
 
+  /** The same rules around another start URL (the page the start URL redirected to). */
+  rebased(start: URL): UrlScope {
+    return new UrlScope(start, this.options);
+  }
+
   relation(url: URL): HostRelation {
     if (url.port !== this.port) return 'external';
     const host = baseHostname(url.hostname);
