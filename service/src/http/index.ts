@@ -7,3 +7,4 @@ export { createRequestListener, baseUrlOf, type PlatformDeps, type RequestListen
 export { createConsoleLogger, silentLogger, type ServiceLogger } from './logger.js';
 export { MAX_BODY_BYTES, PayloadTooLargeError } from './body.js';
 export { listen, formatOrigin, type ListeningServer } from './server.js';
+export { linkedSignal, type LinkedSignal } from './signals.js';

@@ -14,6 +14,7 @@ import { errorBody, rateLimited } from './errors.js';
 import { newRandomId } from './ids.js';
 import type { ServiceLogger } from './logger.js';
 import { sendJson } from './respond.js';
+import { linkedSignal } from './signals.js';
 import { MalformedPathError, type RouteTable } from './router.js';
 
 export interface PlatformDeps {
@@ -141,11 +142,12 @@ function sendError(
 
 /** Aborted when the client goes away before the answer, or when the service closes. */
 function requestSignal(res: ServerResponse, closeSignal: AbortSignal): AbortSignal {
-  const controller = new AbortController();
+  const linked = linkedSignal(closeSignal);
   res.once('close', () => {
-    if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+    if (!res.writableFinished) linked.abort(new Error('client disconnected'));
+    linked.dispose();
   });
-  return AbortSignal.any([controller.signal, closeSignal]);
+  return linked.signal;
 }
 
 /** The origin the client used, from the Host header, so absolute URLs in answers resolve for it. */

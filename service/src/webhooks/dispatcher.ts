@@ -4,6 +4,7 @@ import type { ServiceConfig, TeamConfig, WebhookDispatcher, WebhookEvent, Webhoo
 import type { TeamFaultInjector } from '../faults/injector.js';
 import { newRandomId } from '../http/ids.js';
 import type { ServiceLogger } from '../http/logger.js';
+import { linkedSignal } from '../http/signals.js';
 import { refuseDestination } from './destination.js';
 import { buildPayload, normalizeSpec, passesFilter } from './payload.js';
 import { SIGNATURE_HEADER, signBody } from './signature.js';
@@ -126,13 +127,15 @@ export class HttpWebhookDispatcher implements WebhookDispatcher {
   }
 
   private async post(delivery: Delivery): Promise<boolean> {
+    const linked = linkedSignal(this.abort.signal, this.options.config.webhook.timeoutMs);
     try {
-      const signal = AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.config.webhook.timeoutMs)]);
-      const res = await this.fetchImpl(delivery.url, { method: 'POST', headers: delivery.headers, body: delivery.body, signal });
+      const res = await this.fetchImpl(delivery.url, { method: 'POST', headers: delivery.headers, body: delivery.body, signal: linked.signal });
       await res.arrayBuffer().catch(() => undefined);
       return res.status >= 200 && res.status < 300;
     } catch {
       return false;
+    } finally {
+      linked.dispose();
     }
   }
 
