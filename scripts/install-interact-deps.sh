@@ -30,7 +30,12 @@ if "$PY" -c 'import playwright.sync_api' >/dev/null 2>&1; then
   echo "python playwright: present"
 else
   echo "python playwright: installing from PyPI"
-  "$PY" -m pip install --quiet --disable-pip-version-check playwright
+  "$PY" -m pip --version >/dev/null 2>&1 || "$PY" -m ensurepip --upgrade >/dev/null 2>&1 || {
+    as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends python3-pip
+  }
+  # Debian's own python3 is "externally managed" (PEP 668): fall back to a system-wide opt-in.
+  "$PY" -m pip install --quiet --disable-pip-version-check playwright \
+    || "$PY" -m pip install --quiet --disable-pip-version-check --break-system-packages playwright
 fi
 
 # 3. agent-browser CLI, in its own prefix so the workspace lockfile stays small
