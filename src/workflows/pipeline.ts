@@ -111,6 +111,9 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
     throw err;
   }
 
+  if (!state.reports.support) {
+    state.reports.support = { status: 'skipped', credits: 0, reason: stageEnabled(state.config, 'support') ? 'no stage failed' : 'switched off' };
+  }
   rt.stage = 'done';
   rt.status = overallStatus(state);
   rt.publish();

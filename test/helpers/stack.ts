@@ -19,9 +19,9 @@ export async function runToEnd(stack: DevStack, input: PipelineInput, id = `t-${
 }
 
 /** Stored documents of a run: urls (with duplicates, if any) per job. */
-export async function storedUrls(stack: DevStack, runId: string): Promise<string[]> {
+export async function storedUrls(stack: DevStack, runId: string, kinds: string[] = ['crawl', 'batch']): Promise<string[]> {
   const urls: string[] = [];
-  for await (const doc of stack.store.readDocuments(runId)) urls.push(doc.url);
+  for await (const doc of stack.store.readDocuments(runId)) if (kinds.includes(doc.kind)) urls.push(doc.url);
   return urls;
 }
 

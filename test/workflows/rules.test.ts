@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { creditsPerPage, fitUnits, interactWorstCase, remaining } from '../../src/workflows/credit-guard.js';
 import { parsePipelineInput, PipelineInputError } from '../../src/workflows/input.js';
 import { applyFix, decideFix } from '../../src/workflows/support.js';
+import { admitStartPage } from '../../src/workflows/stages/crawl.js';
 
 const answer = (confidence: 'high' | 'medium' | 'low', fixParameters: Record<string, unknown> | null) => ({
   answer: 'x', confidence, fixParameters, validation: null, durationMs: 1,
@@ -50,4 +51,10 @@ test('support fixes apply only with enough confidence and allowed fields', () =>
   const strict = parsePipelineInput({ url: 'http://a.test/', support: { minConfidence: 'high' } });
   assert.equal(decideFix(strict, 'crawl', answer('medium', { limit: 10 })).apply, false);
   assert.deepEqual(applyFix({ includePaths: ['x'], limit: 5 }, { includePaths: ['^/docs'], limit: null }), { includePaths: ['^/docs'] });
+});
+
+test('a selection-derived crawl admits its start page', () => {
+  assert.deepEqual(admitStartPage('http://a.test/', ['^/docs']), ['^/docs', '^/$']);
+  assert.deepEqual(admitStartPage('http://a.test/docs', ['^/docs']), ['^/docs']);
+  assert.deepEqual(admitStartPage('http://a.test/a.b', ['^/x']), ['^/x', '^/a\\.b$']);
 });

@@ -13,7 +13,11 @@ export async function runCrawl(rt: PipelineRuntime): Promise<StageOutcome> {
   const crawl = { ...(config.crawl ?? {}) };
   const select = config.select;
   if (rt.state.lists.selected) {
-    crawl.includePaths ??= select?.include;
+    if (crawl.includePaths === undefined && select?.include?.length) {
+      // The service checks the start URL against includePaths too; a start page outside the
+      // selection would end the crawl at once, so admit exactly that page as the way in.
+      crawl.includePaths = admitStartPage(config.url, select.include);
+    }
     crawl.excludePaths ??= select?.exclude;
     crawl.limit ??= rt.state.selectedCount;
   }
@@ -49,6 +53,13 @@ export async function runCrawl(rt: PipelineRuntime): Promise<StageOutcome> {
       ),
   });
   return outcome;
+}
+
+/** Include patterns plus an exact pattern for the start URL's path when none admits it. */
+export function admitStartPage(url: string, include: string[]): string[] {
+  const path = /^[a-z]+:\/\/[^/?#]+([^?#]*)/i.exec(url)?.[1] || '/';
+  if (include.some((p) => new RegExp(p).test(path))) return include;
+  return [...include, `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`];
 }
 
 export function webhookFor(rt: PipelineRuntime): { url: string; metadata: Record<string, string>; events: Array<'started' | 'completed' | 'failed'> } | undefined {
