@@ -1,18 +1,19 @@
-// Credit ledger: every charge per team and API key, in memory; plans renew each month.
+// Credit ledger: charges per team, month and API key, in memory; plans renew each month.
+// Sums are kept as they come in, so `remaining` stays O(1) however many pages a crawl bills.
 import type { CreditLedger, TeamConfig } from '../core/contract.js';
 import { monthOf, monthsBetween } from './periods.js';
 
-interface Charge {
-  teamId: string;
-  apiKey: string;
-  credits: number;
-  reason: string;
-  jobId?: string;
-  at: number;
+interface MonthUsage {
+  total: number;
+  byKey: Map<string, number>;
 }
 
+type Period = { startDate: string; endDate: string; apiKey?: string; totalCredits: number };
+
 export class MemoryCreditLedger implements CreditLedger {
-  private readonly charges: Charge[] = [];
+  /** teamId → month start (epoch ms) → usage. */
+  private readonly usageByTeam = new Map<string, Map<number, MonthUsage>>();
+  private readonly byJob = new Map<string, number>();
 
   constructor(
     private readonly teams: { byId(id: string): TeamConfig | undefined },
@@ -23,43 +24,44 @@ export class MemoryCreditLedger implements CreditLedger {
     return this.teams.byId(teamId)?.credits ?? 0;
   }
 
-  private usedIn(teamId: string, start: number, end: number, apiKey?: string): number {
-    let total = 0;
-    for (const c of this.charges) {
-      if (c.teamId !== teamId || c.at < start || c.at > end) continue;
-      if (apiKey !== undefined && c.apiKey !== apiKey) continue;
-      total += c.credits;
-    }
-    return roundCredits(total);
+  private month(teamId: string, monthStart: number): MonthUsage | undefined {
+    return this.usageByTeam.get(teamId)?.get(monthStart);
   }
 
   remaining(teamId: string): number {
-    const month = monthOf(this.now());
-    return Math.max(0, roundCredits(this.plan(teamId) - this.usedIn(teamId, month.start, month.end)));
+    const used = this.month(teamId, monthOf(this.now()).start)?.total ?? 0;
+    return Math.max(0, roundCredits(this.plan(teamId) - used));
   }
 
   charge(entry: { teamId: string; apiKey: string; credits: number; reason: string; jobId?: string; at?: number }): void {
     if (!(entry.credits > 0)) return;
-    this.charges.push({ ...entry, at: entry.at ?? this.now() });
+    const start = monthOf(entry.at ?? this.now()).start;
+    let months = this.usageByTeam.get(entry.teamId);
+    if (!months) this.usageByTeam.set(entry.teamId, (months = new Map()));
+    let usage = months.get(start);
+    if (!usage) months.set(start, (usage = { total: 0, byKey: new Map() }));
+    usage.total = roundCredits(usage.total + entry.credits);
+    usage.byKey.set(entry.apiKey, roundCredits((usage.byKey.get(entry.apiKey) ?? 0) + entry.credits));
+    if (entry.jobId !== undefined) this.byJob.set(entry.jobId, roundCredits((this.byJob.get(entry.jobId) ?? 0) + entry.credits));
   }
 
-  /** Month by month from the first charge to now; per key (every key of the team, and any charged key) with byApiKey. */
-  periods(teamId: string, byApiKey: boolean): Array<{ startDate: string; endDate: string; apiKey?: string; totalCredits: number }> {
+  /** Month by month from the first charged month to now; per key (every key of the team, and any charged key) with byApiKey. */
+  periods(teamId: string, byApiKey: boolean): Period[] {
     const now = this.now();
-    const own = this.charges.filter((c) => c.teamId === teamId);
-    const first = own.reduce((min, c) => Math.min(min, c.at), now);
-    const keys = [...new Set([...(this.teams.byId(teamId)?.apiKeys ?? []), ...own.map((c) => c.apiKey)])];
-    const out: Array<{ startDate: string; endDate: string; apiKey?: string; totalCredits: number }> = [];
+    const months = this.usageByTeam.get(teamId) ?? new Map<number, MonthUsage>();
+    const first = Math.min(now, ...months.keys());
+    const keys = new Set(this.teams.byId(teamId)?.apiKeys ?? []);
+    for (const usage of months.values()) for (const key of usage.byKey.keys()) keys.add(key);
+    const out: Period[] = [];
     for (const month of monthsBetween(first, now)) {
       const startDate = new Date(month.start).toISOString();
       const endDate = new Date(month.end).toISOString();
+      const usage = months.get(month.start);
       if (!byApiKey) {
-        out.push({ startDate, endDate, totalCredits: this.usedIn(teamId, month.start, month.end) });
+        out.push({ startDate, endDate, totalCredits: usage?.total ?? 0 });
         continue;
       }
-      for (const apiKey of keys) {
-        out.push({ startDate, endDate, apiKey, totalCredits: this.usedIn(teamId, month.start, month.end, apiKey) });
-      }
+      for (const apiKey of keys) out.push({ startDate, endDate, apiKey, totalCredits: usage?.byKey.get(apiKey) ?? 0 });
     }
     return out;
   }
@@ -74,9 +76,9 @@ export class MemoryCreditLedger implements CreditLedger {
     };
   }
 
-  /** Credits charged for one job so far (crawl/batch `creditsUsed`). */
+  /** Credits charged for one job so far. */
   chargedForJob(jobId: string): number {
-    return roundCredits(this.charges.filter((c) => c.jobId === jobId).reduce((sum, c) => sum + c.credits, 0));
+    return this.byJob.get(jobId) ?? 0;
   }
 }
 
