@@ -16,10 +16,12 @@ export function renderProgress(p: PipelineProgress): string[] {
   for (const stage of STAGES) {
     const r = p.stages[stage];
     if (!r) continue;
-    const total = r.urls ?? 0;
-    const done = r.documents ?? 0;
-    const counts = r.urls !== undefined && r.documents !== undefined ? `${done}/${total}` : String(r.documents ?? r.urls ?? '');
-    lines.push(`  ${stage.padEnd(9)} ${bar(done, Math.max(total, done))} ${r.status.padEnd(9)} ${counts.padStart(11)}  ${String(r.credits).padStart(6)} cr  ${r.reason ?? ''}`.trimEnd());
+    // map/select produce URL lists (full bar once done); jobs fill documents towards their URL count.
+    const listStage = stage === 'map' || stage === 'select';
+    const total = listStage ? r.urls ?? 0 : Math.max(r.urls ?? 0, r.documents ?? 0);
+    const done = listStage ? (r.status === 'completed' ? total : 0) : r.documents ?? 0;
+    const counts = !listStage && r.urls !== undefined ? `${done}/${total}` : String(listStage ? total : done);
+    lines.push(`  ${stage.padEnd(9)} ${bar(done, total)} ${r.status.padEnd(9)} ${counts.padStart(11)}  ${String(r.credits).padStart(6)} cr  ${r.reason ?? ''}`.trimEnd());
   }
   return lines;
 }
