@@ -73,9 +73,10 @@ console.error('warn', after);
     assert.equal(failing.body.exitCode, 1);
     assert.match(String(failing.body.error), /boom/);
 
-    const slow = await interact(id, { code: 'await new Promise((r) => setTimeout(r, 10_000)); 1', timeout: 1 });
+    const slow = await interact(id, { code: "console.log('started'); await new Promise((r) => setTimeout(r, 10_000)); 1", timeout: 1 });
     assert.equal(slow.body.killed, true);
     assert.equal(slow.body.success, false);
+    assert.equal(slow.body.stdout, 'started\n', 'output before the kill is kept');
     const afterKill = await interact(id, { code: 'await page.title()' });
     assert.equal(afterKill.body.exitCode, 0, JSON.stringify(afterKill.body));
 

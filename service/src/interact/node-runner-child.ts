@@ -11,10 +11,14 @@ interface RunMessage { id: number; code: string; targetId: string }
 
 let out = '';
 let err = '';
+let current = 0;
+// Output is also streamed to the parent, so a run killed on timeout still reports it.
 const sink = (which: 'out' | 'err') => new Writable({
   write(chunk: Buffer | string, _enc, cb) {
-    if (which === 'out') out += chunk.toString();
-    else err += chunk.toString();
+    const text = chunk.toString();
+    if (which === 'out') out += text;
+    else err += text;
+    process.send?.({ output: current, stream: which, text });
     cb();
   },
 });
@@ -58,6 +62,7 @@ function render(value: unknown): string | null {
 async function run(msg: RunMessage) {
   out = '';
   err = '';
+  current = msg.id;
   try {
     const browser = await browserReady;
     const bctx = browser.contexts()[0];
@@ -79,4 +84,11 @@ process.on('message', (msg: RunMessage) => {
 // Code that forgets a promise must not take the runner down between calls.
 process.on('unhandledRejection', (reason) => { err += `Unhandled rejection: ${String(reason)}\n`; });
 process.on('disconnect', () => process.exit(0));
-process.send?.({ ready: true });
+// Ready once connected to the session's browser: the caller's timeout starts after this.
+browserReady.then(
+  () => process.send?.({ ready: true }),
+  (e: unknown) => {
+    process.stderr.write(`cannot connect to the session's browser: ${String(e)}\n`);
+    process.exit(1);
+  },
+);

@@ -6,14 +6,18 @@ import { HttpError } from '../core/contract.js';
 import { killedResult, type ExecResult } from './exec-result.js';
 
 const CHILD = fileURLToPath(new URL('./node-runner-child.ts', import.meta.url));
+const STARTUP_TIMEOUT_MS = 60_000;
 
 interface Reply { id: number; stdout: string; stderr: string; result: string | null; exitCode: number; error?: string }
 
 export class NodeRunner {
   private child?: ChildProcess;
   private ready?: Promise<void>;
+  private exited?: Promise<'exit'>;
   private seq = 0;
   private readonly waiting = new Map<number, (r: Reply) => void>();
+  /** Output streamed so far by the running call, kept for a timeout's report. */
+  private partial = { id: 0, stdout: '', stderr: '' };
 
   constructor(private readonly cdpEndpoint: string) {}
 
@@ -26,11 +30,18 @@ export class NodeRunner {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     this.child = child;
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve('exit')));
     let stderr = '';
     child.stderr?.on('data', (c: Buffer) => { stderr = (stderr + c.toString()).slice(-4000); });
     this.ready = new Promise<void>((resolve, reject) => {
       const onMessage = (m: unknown) => {
-        if ((m as { ready?: boolean }).ready) resolve();
+        const chunk = m as { output?: number; stream?: 'out' | 'err'; text?: string };
+        if (chunk.output !== undefined) {
+          if (chunk.output === this.partial.id) {
+            if (chunk.stream === 'out') this.partial.stdout += chunk.text ?? '';
+            else this.partial.stderr += chunk.text ?? '';
+          }
+        } else if ((m as { ready?: boolean }).ready) resolve();
         else {
           const reply = m as Reply;
           this.waiting.get(reply.id)?.(reply);
@@ -47,25 +58,22 @@ export class NodeRunner {
   }
 
   async run(code: string, targetId: string, timeoutSec: number): Promise<ExecResult> {
+    // Starting the runner (Node, tsx, a CDP connection) is infrastructure, not the caller's
+    // code: it has its own limit and never eats into the caller's timeout.
+    await this.startWithin(STARTUP_TIMEOUT_MS);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutSec * 1000); });
     try {
-      const startOrTimeout = await Promise.race([this.start(), timedOut]);
-      if (startOrTimeout === 'timeout') {
-        this.kill();
-        return killedResult({}, timeoutSec);
-      }
       const id = ++this.seq;
+      this.partial = { id, stdout: '', stderr: '' };
       const child = this.child!;
-      const reply = new Promise<Reply | 'exit'>((resolve) => {
-        this.waiting.set(id, resolve);
-        child.once('exit', () => resolve('exit'));
-      });
+      const reply = new Promise<Reply>((resolve) => this.waiting.set(id, resolve));
       child.send({ id, code, targetId });
-      const outcome = await Promise.race([reply, timedOut]);
+      const outcome = await Promise.race([reply, this.exited!, timedOut]);
       if (outcome === 'timeout') {
+        const { stdout, stderr } = this.partial;
         this.kill();
-        return killedResult({}, timeoutSec);
+        return killedResult({ stdout, stderr }, timeoutSec);
       }
       if (outcome === 'exit') {
         throw new HttpError(502, 'Node execution environment crashed during the run', { code: 'INTERACT_EXECUTION_FAILED' });
@@ -74,6 +82,21 @@ export class NodeRunner {
         stdout: outcome.stdout, stderr: outcome.stderr, result: outcome.result, exitCode: outcome.exitCode,
         killed: false, ...(outcome.error ? { error: outcome.error } : {}),
       };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async startWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new HttpError(502, `Node execution environment did not start within ${ms / 1000} s`, { code: 'INTERACT_EXECUTION_FAILED' })), ms);
+    });
+    try {
+      await Promise.race([this.start(), late]);
+    } catch (err) {
+      this.kill();
+      throw err;
     } finally {
       clearTimeout(timer);
     }

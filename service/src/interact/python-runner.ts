@@ -26,9 +26,13 @@ export async function runPython(code: string, cdpEndpoint: string, targetId: str
       },
       stdin: code,
       timeoutMs: timeoutSec * 1000,
+      waitForReady: true,
     });
     if (outcome.spawnError) {
       throw new HttpError(502, `Python is not available for interact: ${outcome.spawnError.message}`, { code: 'INTERACT_EXECUTION_FAILED' });
+    }
+    if (outcome.killed && !outcome.started) {
+      throw new HttpError(502, 'Python execution environment did not connect to the session in time', { code: 'INTERACT_EXECUTION_FAILED' });
     }
     if (outcome.killed) return killedResult(outcome, timeoutSec);
     if (/ModuleNotFoundError: No module named 'playwright'/.test(outcome.stderr)) {

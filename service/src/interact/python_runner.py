@@ -44,6 +44,8 @@ def main():
         browser = p.chromium.connect_over_cdp(os.environ["WEBDATA_CDP_ENDPOINT"])
         context = browser.contexts[0]
         page = find_page(context, os.environ.get("WEBDATA_TARGET_ID", ""))
+        sys.stderr.write("__WEBDATA_READY__\n")
+        sys.stderr.flush()
         namespace = {"__name__": "__main__", "page": page, "context": context, "browser": browser, "playwright": p}
         try:
             exec(compile(tree, "<interact>", "exec"), namespace)
