@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { findChromium } from '../src/browser/chromium.js';
 import { startDemoSite, type DemoSite } from '../src/demo-site/index.js';
 import { findAgentBrowser } from '../src/interact/agent-browser.js';
-import { scrapeRecord, startHarness, team, type Harness } from './browser-harness.js';
+import { scrapeRecord, startFixtureSite, startHarness, team, type Harness } from './browser-harness.js';
 
 const chromiumPath = findChromium();
 const COUNT_ITEMS = "document.querySelectorAll('#catalog-items li').length";
@@ -125,6 +125,22 @@ agent-browser get url`,
     assert.ok(lines.some((l) => /^\d+$/.test(l.trim()) && Number(l) > 10), String(res.body.stdout));
     assert.ok(lines.some((l) => l.includes('/shop/catalog')));
     await h.call('DELETE', `/v2/scrape/${id}/interact`);
+  });
+
+  it('replays mobile and location emulation of the original scrape', async () => {
+    const fixture = await startFixtureSite();
+    try {
+      const res = await h.call('POST', '/v2/scrape', { url: `${fixture.url}/ua`, formats: ['html'], mobile: true, location: { country: 'DE', languages: ['de-DE'] } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const data = res.body.data as { html: string; metadata: { scrapeId: string } };
+      assert.match(data.html, /iPhone.*\|390\|de-DE\|Europe\/Berlin/, 'the scrape ran in the browser engine');
+      const id = data.metadata.scrapeId;
+      const run = await interact(id, { code: "await page.evaluate(() => [navigator.userAgent.includes('iPhone'), innerWidth, navigator.language, Intl.DateTimeFormat().resolvedOptions().timeZone].join('|'))" });
+      assert.equal(run.body.result, 'true|390|de-DE|Europe/Berlin', JSON.stringify(run.body));
+      await h.call('DELETE', `/v2/scrape/${id}/interact`);
+    } finally {
+      await fixture.close();
+    }
   });
 
   it('answers the statuses of 7.1 and 7.2', async () => {
