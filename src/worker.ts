@@ -2,7 +2,7 @@
 // `node --import tsx src/worker.ts` (or `webdata worker`) configures it from the environment.
 import { fileURLToPath } from 'node:url';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type WorkerOptions } from '@temporalio/worker';
 import { WebDataClient } from './api/client.js';
 import { createActivities } from './activities/index.js';
 import { readWorkerSettings, WorkerSettingsError, type WorkerSettings } from './config/worker-env.js';
@@ -22,6 +22,7 @@ export interface WebDataWorkerOptions {
   maxConcurrentActivityTaskExecutions?: number;
   maxConcurrentWorkflowTaskExecutions?: number;
   maxTaskQueueActivitiesPerSecond?: number;
+  collectPageSize?: number;
   /** Extra WorkerOptions (interceptors, sinks, tuning). */
   overrides?: Partial<WorkerOptions>;
 }
@@ -35,7 +36,7 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
     ...workflowSource,
-    activities: createActivities({ client: options.client, store: options.store }),
+    activities: createActivities({ client: options.client, store: options.store, collectPageSize: options.collectPageSize }),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
     maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTaskExecutions,
     maxTaskQueueActivitiesPerSecond: options.maxTaskQueueActivitiesPerSecond,
@@ -62,6 +63,7 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
     maxConcurrentActivityTaskExecutions: settings.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: settings.maxConcurrentWorkflowTasks,
     maxTaskQueueActivitiesPerSecond: settings.maxTaskQueueActivitiesPerSecond,
+    collectPageSize: settings.collectPageSize,
   });
   return {
     worker,
@@ -76,6 +78,13 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
 
 /** Runs until SIGINT/SIGTERM, then drains in-flight tasks and exits. */
 export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const level = (env.TEMPORAL_LOG_LEVEL ?? 'INFO').toUpperCase();
+  if (!['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'].includes(level)) {
+    console.error(`webdata worker: TEMPORAL_LOG_LEVEL: must be one of TRACE, DEBUG, INFO, WARN, ERROR`);
+    process.exitCode = 2;
+    return;
+  }
+  Runtime.install({ logger: new DefaultLogger(level as LogLevel) });
   let built;
   try {
     built = await createWorkerFromEnv(env);

@@ -18,6 +18,7 @@ const envSchema = z.object({
   WEBDATA_MAX_ACTIVITIES_PER_SECOND: positiveNumber('WEBDATA_MAX_ACTIVITIES_PER_SECOND').optional(),
   WEBDATA_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   WEBDATA_API_TIMEOUT_MS: positiveInt('WEBDATA_API_TIMEOUT_MS').optional(),
+  WEBDATA_COLLECT_PAGE_SIZE: positiveInt('WEBDATA_COLLECT_PAGE_SIZE').optional(),
 });
 
 export interface WorkerSettings {
@@ -31,6 +32,8 @@ export interface WorkerSettings {
   maxTaskQueueActivitiesPerSecond?: number;
   workflowBundlePath?: string;
   apiTimeoutMs?: number;
+  /** Items per status page when collecting (the service's default page is 100). */
+  collectPageSize?: number;
 }
 
 export class WorkerSettingsError extends Error {
@@ -62,5 +65,6 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     maxTaskQueueActivitiesPerSecond: e.WEBDATA_MAX_ACTIVITIES_PER_SECOND,
     workflowBundlePath: e.WEBDATA_WORKFLOW_BUNDLE,
     apiTimeoutMs: e.WEBDATA_API_TIMEOUT_MS,
+    collectPageSize: e.WEBDATA_COLLECT_PAGE_SIZE,
   };
 }

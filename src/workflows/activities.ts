@@ -16,7 +16,8 @@ export const reads = proxyActivities<Activities>({ startToCloseTimeout: '2 minut
 export const starts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: jobStartRetryPolicy });
 export const collectors = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '30 seconds',
+  // A dead worker is noticed after this long; the retry resumes from the last heartbeat.
+  heartbeatTimeout: '10 seconds',
   retry: collectorRetryPolicy,
 });
 export const browser = proxyActivities<Activities>({
