@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Browser } from 'playwright-core';
+import { WebSocket } from 'ws';
 import { CHROMIUM_ARGS, findChromium } from '../src/browser/chromium.js';
 import { startFixtureSite, startHarness, team, type Harness } from './browser-harness.js';
 
@@ -63,6 +64,16 @@ describe('browser sessions', { skip: chromiumPath ? false : 'no Chromium install
     const page = client.contexts()[0].pages()[0] ?? (await client.contexts()[0].newPage());
     await page.goto(`${site.url}/`);
     assert.equal(await page.textContent('h1'), 'Fixture home');
+
+    // A plain CDP client (raw WebSocket, JSON messages) works too.
+    const raw = new WebSocket(s.cdpUrl);
+    await new Promise((resolve, reject) => { raw.once('open', resolve); raw.once('error', reject); });
+    const reply = new Promise<{ id: number; result: { product: string } }>((resolve) => raw.once('message', (d) => resolve(JSON.parse(d.toString()) as never)));
+    raw.send(JSON.stringify({ id: 1, method: 'Browser.getVersion' }));
+    const version1 = await reply;
+    assert.equal(version1.id, 1);
+    assert.match(version1.result.product, /Chrom/);
+    raw.close();
 
     // The discovery endpoint answers too, rewritten to go through the proxy.
     const version = (await (await fetch(s.cdpUrl.replace('ws://', 'http://') + '/json/version')).json()) as { webSocketDebuggerUrl: string };

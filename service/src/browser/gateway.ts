@@ -133,6 +133,8 @@ export class SessionGateway {
   }
 
   private handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // A client that resets the connection mid-handshake must not raise an unhandled error.
+    socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://gateway');
     const refuse = (status: number, text: string) => {
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
