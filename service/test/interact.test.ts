@@ -17,7 +17,7 @@ describe('interact', { skip: chromiumPath ? false : 'no Chromium installed', tim
 
   before(async () => {
     site = await startDemoSite();
-    h = await startHarness([team('t1', { maxBrowserSessions: 4 }), team('t2'), team('poor', { credits: 10 })]);
+    h = await startHarness([team('t1', { maxBrowserSessions: 4 }), team('t2'), team('poor', { credits: 10 }), team('one', { maxBrowserSessions: 1 })]);
   });
   after(async () => {
     await h?.close();
@@ -164,6 +164,27 @@ agent-browser get url`,
     // 10 credits do not cover the 600 s ttl of an interact session at 2 credits a minute.
     const poor = job({}, {}, 'poor');
     assert.equal((await interact(poor, { code: '1' }, 'key-poor')).status, 402);
+    // 503 without Chromium, 429 past the team's session limit, 502 when a runtime is missing.
+    const withEnv = async <T>(name: string, value: string, fn: () => Promise<T>): Promise<T> => {
+      const before = process.env[name];
+      process.env[name] = value;
+      try {
+        return await fn();
+      } finally {
+        if (before === undefined) delete process.env[name];
+        else process.env[name] = before;
+      }
+    };
+    const noBrowser = await withEnv('CHROMIUM_PATH', '/nonexistent/chromium', () => interact(job(), { code: '1' }));
+    assert.equal(noBrowser.status, 503, JSON.stringify(noBrowser.body));
+    assert.match(String(noBrowser.body.error), /browser not configured/);
+    const first = job({}, {}, 'one');
+    assert.equal((await interact(first, { code: '1' }, 'key-one')).status, 200);
+    assert.equal((await interact(job({}, {}, 'one'), { code: '1' }, 'key-one')).status, 429);
+    const noPython = await withEnv('PYTHON', '/nonexistent/python3', () => interact(first, { language: 'python', code: '1' }, 'key-one'));
+    assert.equal(noPython.status, 502, JSON.stringify(noPython.body));
+    assert.equal((await h.call('DELETE', `/v2/scrape/${first}/interact`, undefined, 'key-one')).status, 200);
+
     const mine = job();
     assert.equal((await interact(mine, { code: '1' })).status, 200);
     assert.equal((await h.call('DELETE', `/v2/scrape/${mine}/interact`, undefined, 'key-t2')).status, 403);
