@@ -1,6 +1,7 @@
 // Interact against real Chromium and the demo site's "load more" catalog: node, python and
 // bash (agent-browser) code in the scrape's replayed page state, timeouts, statuses of 7.1/7.2.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { findChromium } from '../src/browser/chromium.js';
@@ -9,6 +10,9 @@ import { findAgentBrowser } from '../src/interact/agent-browser.js';
 import { scrapeRecord, startFixtureSite, startHarness, team, type Harness } from './browser-harness.js';
 
 const chromiumPath = findChromium();
+const hasPythonPlaywright = spawnSync(process.env.PYTHON ?? 'python3', ['-c', 'import playwright.sync_api']).status === 0;
+/** Skipped on a developer machine without the runtime; in CI (which installs it) a missing runtime fails. */
+const needs = (present: boolean, what: string) => (present || process.env.CI ? false : `${what} not installed (scripts/install-interact-deps.sh)`);
 const COUNT_ITEMS = "document.querySelectorAll('#catalog-items li').length";
 
 describe('interact', { skip: chromiumPath ? false : 'no Chromium installed', timeout: 400_000 }, () => {
@@ -87,7 +91,7 @@ console.error('warn', after);
     assert.equal((await interact(id, { code: '1' })).status, 410);
   });
 
-  it('replays the scrape actions, then runs python code with Playwright over CDP', async () => {
+  it('replays the scrape actions, then runs python code with Playwright over CDP', { skip: needs(hasPythonPlaywright, 'Playwright for Python') }, async () => {
     // The replayed click already loaded page 2 of the catalog.
     const id = await scrape({ actions: [{ type: 'click', selector: '#load-more' }, { type: 'wait', milliseconds: 500 }] });
     const res = await interact(id, {
@@ -109,7 +113,7 @@ page.locator("#catalog-items li").last.inner_text()`,
     await h.call('DELETE', `/v2/scrape/${id}/interact`);
   });
 
-  it('runs bash with the agent-browser CLI pointed at the session', { skip: findAgentBrowser() ? false : 'agent-browser not installed' }, async () => {
+  it('runs bash with the agent-browser CLI pointed at the session', { skip: needs(findAgentBrowser() !== undefined, 'agent-browser') }, async () => {
     const id = await scrape();
     const res = await interact(id, {
       language: 'bash',
