@@ -1,0 +1,61 @@
+// Shapes shared by the support engine: the answer envelope (reference 2.5), the case under
+// investigation and the known causes.
+import type { JobInspector, JobView, ServiceContext, TeamConfig } from '../core/contract.js';
+import type { ResourceFetcher } from '../crawler/fetcher.js';
+import type { Budget } from './budget.js';
+
+export type Confidence = 'high' | 'medium' | 'low';
+
+export interface Validation {
+  tested: boolean;
+  result: 'success' | 'failure' | 'skipped';
+  evidence: string;
+}
+
+export interface Feedback {
+  blockedBy: string;
+  attempted: string[];
+}
+
+/** What a cause concludes (the envelope without requestId and durationMs). */
+export interface Finding {
+  cause: string;
+  answer: string;
+  confidence: Confidence;
+  fixParameters: Record<string, unknown> | null;
+  validation: Validation | null;
+  feedback: Feedback | null;
+}
+
+export interface SupportEnvelope extends Omit<Finding, 'cause'> {
+  requestId: string;
+  durationMs: number;
+}
+
+export interface Case {
+  ctx: ServiceContext;
+  team: TeamConfig;
+  inspector: JobInspector;
+  question: string;
+  rationale?: string;
+  context?: Record<string, unknown>;
+  /** The job under investigation, in the caller's team. */
+  job?: JobView;
+  budget: Budget;
+  /** Raw fetches for probes (robots.txt, sitemaps, dry crawls): no engine, no credits. */
+  fetcher: ResourceFetcher;
+  /** Steps taken, in order: the envelope's feedback.attempted. */
+  trail: string[];
+  /** The best conclusion so far, answered when the budget runs out. */
+  partial?: Finding;
+}
+
+export interface Cause {
+  id: string;
+  /** Question words that make this cause the first to try. */
+  hint?: RegExp;
+  /** A cheap check without I/O: does this cause fit the case? */
+  applies(c: Case): boolean;
+  /** The finding, with the fix and its validation (may probe, within the budget); undefined when probing rules the cause out. */
+  diagnose(c: Case): Promise<Finding | undefined>;
+}
