@@ -21,6 +21,7 @@ import { MemoryScrapeRecords } from './scrape-routes/records.js';
 import { registerScrapeRoutes } from './scrape-routes/routes.js';
 import { createHttpScrapeEngine } from './scrape/index.js';
 import { demoSeedUrls, indexSiteInBackground, registerSearchRoutes } from './search/index.js';
+import { registerSupportRoutes } from './support/index.js';
 import { registerTeamRoutes } from './team-routes/routes.js';
 import { HttpWebhookDispatcher } from './webhooks/dispatcher.js';
 
@@ -30,6 +31,7 @@ const ROUTE_MODULES: ReadonlyArray<(router: Router, ctx: ServiceContext) => void
   registerTeamRoutes,
   registerJobRoutes,
   registerSearchRoutes,
+  registerSupportRoutes,
   registerBrowserRoutes,
   registerInteractRoutes,
 ];
