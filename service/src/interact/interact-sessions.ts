@@ -3,8 +3,6 @@
 import { HttpError, type ScrapeRecord, type ServiceContext, type TeamConfig } from '../core/contract.js';
 import { browserSessions, type BrowserSessionManager, type SessionManagerOptions } from '../browser/session-manager.js';
 import type { BrowserSession } from '../browser/session.js';
-import { stopAgentBrowser } from './agent-browser.js';
-import { NodeRunner } from './node-runner.js';
 import { replayScrape } from './replay.js';
 
 export const INTERACT_TTL_SEC = 600;
@@ -12,8 +10,6 @@ export const INTERACT_ACTIVITY_TTL_SEC = 300;
 
 interface Bound {
   session: BrowserSession;
-  node?: NodeRunner;
-  usedBash: boolean;
 }
 
 export class InteractSessions {
@@ -23,13 +19,6 @@ export class InteractSessions {
 
   constructor(private readonly ctx: ServiceContext, opts?: SessionManagerOptions) {
     this.manager = browserSessions(ctx, opts);
-    this.manager.onDestroy(async (s) => {
-      if (s.kind !== 'interact' || !s.jobId) return;
-      const bound = this.byJob.get(s.jobId);
-      if (!bound || bound.session !== s) return;
-      bound.node?.close();
-      if (bound.usedBash) await stopAgentBrowser(s.id, s.chromiumProcess.port);
-    });
   }
 
   find(jobId: string): Bound | undefined {
@@ -75,15 +64,10 @@ export class InteractSessions {
       session.busy--;
       session.touch(this.ctx.now());
     }
-    const bound: Bound = { session, usedBash: false };
+    const bound: Bound = { session };
     this.byJob.set(record.id, bound);
     this.ctx.activity.record({ id: record.id, teamId: team.id, endpoint: 'interact', createdAt: session.createdAt, target: record.url });
     return bound;
-  }
-
-  nodeRunner(bound: Bound): NodeRunner {
-    bound.node ??= new NodeRunner(bound.session.chromiumProcess.wsEndpoint);
-    return bound.node;
   }
 }
 

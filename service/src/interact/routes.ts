@@ -4,18 +4,19 @@ import { interactRequestSchema } from '../../../src/api/schemas/index.js';
 import { HttpError, type RouteRequest, type Router, type ServiceContext } from '../core/contract.js';
 import { assertJobId, parseBody } from '../http/validate.js';
 import type { SessionManagerOptions } from '../browser/session-manager.js';
-import { runBash } from './agent-browser.js';
-import type { ExecResult } from './exec-result.js';
 import { InteractSessions, gone } from './interact-sessions.js';
 import { llmConfigFromEnv, promptNotConfigured } from './llm-config.js';
 import { runPromptAgent } from './prompt-agent.js';
-import { runPython } from './python-runner.js';
+import { registerExecuteRoute } from './execute-route.js';
+import { sessionRunners } from './runners.js';
 
 export const DEFAULT_INTERACT_TIMEOUT_SEC = 30;
 
 export function registerInteractRoutes(router: Router, ctx: ServiceContext, opts?: SessionManagerOptions): void {
   const sessions = new InteractSessions(ctx, opts);
+  const runners = sessionRunners(sessions.manager);
   const group = { group: 'interact' as const };
+  registerExecuteRoute(router, ctx, sessions.manager, runners);
 
   router.add('POST', '/v2/scrape/:jobId/interact', async (req: RouteRequest) => {
     const jobId = assertJobId(req.params.jobId);
@@ -52,20 +53,7 @@ export function registerInteractRoutes(router: Router, ctx: ServiceContext, opts
           return { body: { success: false, ...urlsOf(urls), output: '', stdout: null, result: null, stderr: null, exitCode: null, killed: true, error: `Prompt timed out after ${timeoutSec} s` } };
         }
       }
-      const code = body.code!;
-      let exec: ExecResult;
-      switch (body.language ?? 'node') {
-        case 'node':
-          exec = await sessions.nodeRunner(bound).run(code, await session.targetId(page), timeoutSec);
-          break;
-        case 'python':
-          exec = await runPython(code, session.chromiumProcess.wsEndpoint, await session.targetId(page), timeoutSec);
-          break;
-        case 'bash':
-          bound.usedBash = true;
-          exec = await runBash(code, session.id, session.chromiumProcess.port, timeoutSec);
-          break;
-      }
+      const exec = await runners.execute(session, body.language ?? 'node', body.code!, timeoutSec);
       const success = !exec.killed && exec.exitCode === 0;
       return { body: { success, ...urlsOf(urls), ...exec } };
     } catch (err) {
