@@ -271,6 +271,22 @@ describe('crawl jobs', () => {
     }
   });
 
+  test('pages go to the search index unless fetched with headers (or ZDR)', async () => {
+    const ctx = stack.app.context;
+    const saved = ctx.pageIndex;
+    const indexed: string[] = [];
+    ctx.pageIndex = { index: (doc) => void indexed.push(doc.metadata.sourceURL) };
+    try {
+      const plain = await waitForJob(stack, `/v2/crawl/${await start({ url: `${site}/docs/guide-3` })}`);
+      assert.deepEqual(sorted(indexed), sorted(plain.urls));
+      indexed.length = 0;
+      await waitForJob(stack, `/v2/crawl/${await start({ url: `${site}/docs/guide-3`, scrapeOptions: { headers: { cookie: 'x=1' } } })}`);
+      assert.deepEqual(indexed, []);
+    } finally {
+      ctx.pageIndex = saved;
+    }
+  });
+
   test('webhooks: started, one page event per page (failures with success false), completed; metadata echoed', async () => {
     receiver.deliveries.length = 0;
     const id = await start({ url: `${site}/blog`, sitemap: 'skip', webhook: { url: `${receiver.url}/hook`, metadata: { run: 'r1' } } });
@@ -313,7 +329,9 @@ describe('crawl jobs', () => {
     const id = await start({ url: `${site}/docs/guide-2`, zeroDataRetention: true }, { key: 'key-ent' });
     const first = await waitForJob(stack, `/v2/crawl/${id}`, { key: 'key-ent' });
     assert.ok(first.docs.length > 1);
-    assert.equal(stack.app.scrapes.get(first.docs[0].metadata.scrapeId), undefined);
+    const marker = stack.app.scrapes.get(first.docs[0].metadata.scrapeId);
+    assert.equal(marker?.document, null, 'only a content-free marker is kept');
+    assert.equal(marker?.url, '');
     const again = await stack.call('GET', `/v2/crawl/${id}`, { key: 'key-ent' });
     assert.deepEqual(again.body.data, []);
     assert.equal(again.body.completed, first.docs.length);

@@ -1,13 +1,17 @@
 // Job routes of the local service: crawl, batch scrape and map.
 import type { Router, ServiceContext } from '../core/contract.js';
+import type { JobStore } from './store.js';
 import { registerMapRoute } from '../map/route.js';
 import { registerBatchRoutes } from './batch-routes.js';
 import { registerCrawlRoutes } from './crawl-routes.js';
 import { JobsRuntime } from './runtime.js';
 import { registerStatusRoutes } from './status-routes.js';
 
+const runtimes = new WeakMap<ServiceContext, JobsRuntime>();
+
 export function registerJobRoutes(router: Router, ctx: ServiceContext): void {
   const rt = new JobsRuntime(ctx);
+  runtimes.set(ctx, rt);
   registerCrawlRoutes(router, rt);
   registerStatusRoutes(router, rt, { kind: 'crawl', base: '/v2/crawl', readGroup: 'crawl_status', writeGroup: 'crawl' });
   registerBatchRoutes(router, rt);
@@ -15,5 +19,11 @@ export function registerJobRoutes(router: Router, ctx: ServiceContext): void {
   registerMapRoute(router, rt);
 }
 
+/** The crawl and batch jobs of a service (read-only use, e.g. support ask's job inspector). */
+export function jobStoreOf(ctx: ServiceContext): Pick<JobStore, 'get' | 'running'> | undefined {
+  return runtimes.get(ctx)?.store;
+}
+
 export { JobsRuntime } from './runtime.js';
+export type { Job, JobError, JobKind, JobStatus } from './types.js';
 export { applyCrawlPrompt } from '../crawler/prompt.js';

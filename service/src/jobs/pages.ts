@@ -1,6 +1,6 @@
 // One page of a job: hold a credit, wait for a team slot, scrape, then record the page
 // (charge, keep, webhook) or its failure. Shared by crawl and batch scrape.
-import { HttpError, type ScrapeOutcome } from '../core/contract.js';
+import { HttpError, type PageDocument, type ScrapeOutcome } from '../core/contract.js';
 import { scrapeCredits } from '../billing/prices.js';
 import { newJobId } from '../http/ids.js';
 import { emitJobEvent } from './events.js';
@@ -54,23 +54,32 @@ export function recordDocument(rt: JobsRuntime, job: Job, attempt: Extract<PageA
   ctx.ledger.charge({ teamId: job.team.id, apiKey: job.apiKey, credits, reason: job.kind, jobId: job.id });
   job.creditsUsed += credits;
   job.documents.push({ doc, bytes: Buffer.byteLength(JSON.stringify(doc)) });
-  if (!job.zeroDataRetention) {
-    // Kept like a single scrape, so interact can open the page's browser session later.
-    const now = ctx.now();
-    ctx.scrapes.put({
-      id: attempt.scrapeId,
-      teamId: job.team.id,
-      apiKey: job.apiKey,
-      url: doc.metadata.sourceURL,
-      options: attempt.outcome.options,
-      document: doc,
-      createdAt: now,
-      expiresAt: now + ctx.config.jobTtlMs,
-      zeroDataRetention: false,
-    });
-  }
+  keepScrapeRecord(rt, job, attempt.scrapeId, doc);
+  if (doc.metadata.statusCode < 400 && isPublicFetch(job)) ctx.pageIndex?.index(doc);
   job.changes.notify();
   emitJobEvent(ctx, job, 'page', { success: true, data: [doc] });
+}
+
+/**
+ * Each page is kept like a single scrape (same options shape as POST /v2/scrape), so
+ * interact can open its browser session and support can read it. Zero data retention
+ * keeps only a content-free marker, as the scrape route does.
+ */
+function keepScrapeRecord(rt: JobsRuntime, job: Job, scrapeId: string, doc: PageDocument): void {
+  const now = rt.ctx.now();
+  const base = { id: scrapeId, teamId: job.team.id, apiKey: job.apiKey, createdAt: now, expiresAt: now + rt.ctx.config.jobTtlMs };
+  if (job.zeroDataRetention) {
+    rt.ctx.scrapes.put({ ...base, url: '', options: {}, document: null, zeroDataRetention: true });
+    return;
+  }
+  const url = doc.metadata.sourceURL;
+  rt.ctx.scrapes.put({ ...base, url, options: { ...job.scrapeOptions, url }, document: doc, zeroDataRetention: false });
+}
+
+/** Only pages fetched without ZDR, request headers or a profile may be found by anyone's search. */
+function isPublicFetch(job: Job): boolean {
+  const headers = job.scrapeOptions.headers as Record<string, string> | undefined;
+  return !job.zeroDataRetention && Object.keys(headers ?? {}).length === 0 && job.scrapeOptions.profile === undefined;
 }
 
 /** Lists a page failure under the job's errors and sends a failed `*.page` event. */
