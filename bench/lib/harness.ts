@@ -1,0 +1,70 @@
+// What every benchmark shares: sizes from flags or the environment, a time bound, and a stack
+// of closers so everything started is stopped at the end — on success, failure or timeout.
+
+/** `--name=value` on the command line, else the environment variable, else the default. */
+export function intOption(flag: string, env: string, fallback: number): number {
+  const arg = process.argv.find((a) => a.startsWith(`--${flag}=`));
+  const raw = arg ? arg.slice(flag.length + 3) : process.env[env];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} / ${env}: must be a whole number ≥ 1 (got ${raw})`);
+  return n;
+}
+
+export function listOption(flag: string, env: string, fallback: number[]): number[] {
+  const arg = process.argv.find((a) => a.startsWith(`--${flag}=`));
+  const raw = arg ? arg.slice(flag.length + 3) : process.env[env];
+  if (raw === undefined || raw === '') return fallback;
+  const list = raw.split(',').map(Number);
+  if (list.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--${flag} / ${env}: must be whole numbers ≥ 1, comma-separated (got ${raw})`);
+  return list;
+}
+
+export class Closers {
+  private readonly fns: Array<{ what: string; fn: () => Promise<void> | void }> = [];
+
+  add(what: string, fn: () => Promise<void> | void): void {
+    this.fns.push({ what, fn });
+  }
+
+  async closeAll(): Promise<void> {
+    for (const { what, fn } of this.fns.splice(0).reverse()) {
+      try {
+        await fn();
+      } catch (err) {
+        console.error(`bench: closing ${what} failed: ${String(err)}`);
+      }
+    }
+  }
+}
+
+/**
+ * Runs `body` with a deadline. On timeout the benchmark fails (exit code 1) and the closers
+ * still run; a process that does not exit 30 s after closing is ended.
+ */
+export async function runBench(name: string, timeoutMs: number, body: (closers: Closers, log: (line: string) => void) => Promise<void>): Promise<void> {
+  const closers = new Closers();
+  const started = Date.now();
+  const log = (line: string) => console.error(`[${name} +${((Date.now() - started) / 1000).toFixed(0)}s] ${line}`);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${name}: did not finish within ${Math.round(timeoutMs / 1000)} s (BENCH_TIMEOUT_S)`)), timeoutMs);
+  });
+  try {
+    await Promise.race([body(closers, log), deadline]);
+  } catch (err) {
+    console.error(err instanceof Error ? err.stack ?? err.message : String(err));
+    process.exitCode = 1;
+  } finally {
+    clearTimeout(timer);
+    await closers.closeAll();
+    setTimeout(() => {
+      console.error(`${name}: still running 30 s after closing; exiting`);
+      process.exit(process.exitCode ?? 1);
+    }, 30_000).unref();
+  }
+}
+
+export function timeoutMs(defaultSeconds: number): number {
+  return intOption('timeout-s', 'BENCH_TIMEOUT_S', defaultSeconds) * 1000;
+}

@@ -1,0 +1,203 @@
+// A crawl + collect of N pages (default 1,000) four ways against the same local service and
+// demo site, side by side in one run: the Temporal pipeline (with webhooks, and polling only),
+// the Firecrawl SDK's crawl() waiter, and a hand-written loop over WebDataClient. Requests and
+// bytes are counted inside the service (see lib/counting-service.ts). Prints medians and
+// ratios, never pass/fail.
+//
+//   node --import tsx bench/pipeline-vs-direct.ts [--pages=1000] [--runs=3]
+//   (or BENCH_PAGES, BENCH_RUNS; BENCH_TIMEOUT_S bounds the whole run)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WebDataClient } from '../src/api/client.js';
+import { FilesystemStore } from '../src/storage/index.js';
+import { startCountingService, diff, type CountingService } from './lib/counting-service.js';
+import { handLoopCrawl, sdkCrawl } from './lib/direct-clients.js';
+import { intOption, runBench, timeoutMs, type Closers } from './lib/harness.js';
+import { historyChain, type ChainHistory } from './lib/history.js';
+import { pipelineCrawl } from './lib/pipeline-run.js';
+import { bytes, fixed, int, median, medianOf, ratio, seconds } from './lib/stats.js';
+import { printTable } from './lib/table.js';
+import { startBenchTemporal } from './lib/temporal.js';
+import { spawnWorker } from './lib/worker-process.js';
+
+const POLL_SECONDS = 1;
+
+type ClientName = 'pipeline' | 'pipeline-polling' | 'sdk' | 'hand';
+
+const LABELS: Record<ClientName, string> = {
+  pipeline: 'Temporal pipeline (webhooks + polling)',
+  'pipeline-polling': 'Temporal pipeline (polling only)',
+  sdk: 'Firecrawl SDK crawl() waiter',
+  hand: 'hand loop over WebDataClient',
+};
+
+interface Measured {
+  client: ClientName;
+  documents: number;
+  wallMs: number;
+  requests: number;
+  bytesOut: number;
+  bytesIn: number;
+  /** The service's last page → its first status answer saying "completed". */
+  knewMs: number;
+  /** The service's last page → the client call returned with every page. */
+  doneMs: number;
+  byRoute: Record<string, number>;
+  history?: ChainHistory;
+}
+
+interface Runner {
+  (client: ClientName): Promise<{ jobId: string; documents: number; endedAt: number; history?: () => Promise<ChainHistory> }>;
+}
+
+export async function pipelineVsDirect(closers: Closers, log: (line: string) => void, pages: number, runs: number): Promise<void> {
+  const sitePages = Math.ceil(pages * 1.2) + 20;
+  log(`demo site of ${sitePages} content pages, crawl limit ${pages}, ${runs} runs per client`);
+  const svc = await startCountingService({ pages: sitePages });
+  closers.add('service', () => svc.close());
+  const temporal = await startBenchTemporal({ webhookSecret: svc.webhookSecret, log });
+  closers.add('temporal', () => temporal.close());
+  const dir = mkdtempSync(join(tmpdir(), 'webdata-bench-'));
+  closers.add('store folder', () => rmSync(dir, { recursive: true, force: true }));
+  const store = new FilesystemStore({ root: join(dir, 'hand') });
+  closers.add('store', () => store.close());
+  const api = new WebDataClient({ apiKey: svc.apiKey, baseUrl: svc.url });
+  closers.add('api client', () => api.close());
+  const taskQueue = `bench-${Date.now()}`;
+  const worker = await spawnWorker({
+    temporalAddress: temporal.address,
+    namespace: temporal.namespace,
+    taskQueue,
+    apiUrl: svc.url,
+    apiKey: svc.apiKey,
+    store: join(dir, 'worker'),
+    bundlePath: temporal.bundlePath,
+  });
+  closers.add('worker', () => worker.stop());
+
+  const url = `${svc.siteUrl}/`;
+  let n = 0;
+  const run: Runner = async (client) => {
+    const body = { url, limit: pages };
+    if (client === 'hand') return handLoopCrawl(api, store, `hand-${++n}`, body, POLL_SECONDS * 1000);
+    if (client === 'sdk') return sdkCrawl(svc.url, svc.apiKey, body, POLL_SECONDS);
+    const out = await pipelineCrawl(temporal.client, { url, limit: pages, taskQueue, webhookUrl: client === 'pipeline' ? temporal.webhook.url : undefined });
+    return { ...out, history: () => historyChain(temporal.client, out.workflowId, out.firstRunId) };
+  };
+
+  log('warm-up (not measured)');
+  await handLoopCrawl(api, store, 'warm', { url, limit: 50 }, 200);
+  await pipelineCrawl(temporal.client, { url, limit: 50, taskQueue, webhookUrl: temporal.webhook.url });
+
+  const clients: ClientName[] = ['pipeline', 'pipeline-polling', 'sdk', 'hand'];
+  const results: Measured[] = [];
+  for (let round = 0; round < runs; round++) {
+    // Rotate the order so no client always runs first (or last) on a warm machine.
+    const order = clients.map((_, i) => clients[(i + round) % clients.length]);
+    for (const client of order) {
+      const m = await measure(svc, api, client, run);
+      log(`run ${round + 1}/${runs} ${client}: ${m.documents} pages in ${seconds(m.wallMs)} s, ${m.requests} requests`);
+      results.push(m);
+    }
+  }
+  report(results, pages, runs);
+}
+
+async function measure(svc: CountingService, api: WebDataClient, client: ClientName, run: Runner): Promise<Measured> {
+  const before = svc.snapshot();
+  const t0 = Date.now();
+  const out = await run(client);
+  const traffic = diff(svc.snapshot(), before);
+  // Read after the snapshot: this request is not counted for the client.
+  const status = await api.getCrawlStatus(out.jobId, { limit: 1 });
+  const completedAt = typeof status.completedAt === 'string' ? Date.parse(status.completedAt) : Number.NaN;
+  const knewAt = svc.firstFinishedAnswer(out.jobId) ?? Number.NaN;
+  return {
+    client,
+    documents: out.documents,
+    wallMs: out.endedAt - t0,
+    requests: traffic.requests,
+    bytesOut: traffic.bytesOut,
+    bytesIn: traffic.bytesIn,
+    knewMs: knewAt - completedAt,
+    doneMs: out.endedAt - completedAt,
+    byRoute: traffic.byRoute,
+    history: out.history ? await out.history() : undefined,
+  };
+}
+
+function report(results: Measured[], pages: number, runs: number): void {
+  const clients = [...new Set(results.map((r) => r.client))];
+  const of = (c: ClientName) => results.filter((r) => r.client === c);
+  const base = of('hand');
+  const baseWall = medianOf(base, (r) => r.wallMs);
+  const baseReq = medianOf(base, (r) => r.requests);
+  const baseBytes = medianOf(base, (r) => r.bytesOut);
+
+  printTable(
+    `Crawl + collect of ${int(pages)} pages (medians of ${runs} runs each; ratios against the hand loop)`,
+    ['client', 'pages', 'wall s', 'wall ×', 'requests', 'requests ×', 'downloaded', 'bytes ×', 'last page → knew done', 'last page → all pages in hand'],
+    clients.map((c) => {
+      const rs = of(c);
+      const wall = medianOf(rs, (r) => r.wallMs);
+      const req = medianOf(rs, (r) => r.requests);
+      const out = medianOf(rs, (r) => r.bytesOut);
+      return [
+        LABELS[c],
+        int(medianOf(rs, (r) => r.documents)),
+        seconds(wall),
+        ratio(wall, baseWall),
+        int(req),
+        ratio(req, baseReq),
+        bytes(out),
+        ratio(out, baseBytes),
+        `${seconds(medianOf(rs, (r) => r.knewMs))} s`,
+        `${seconds(medianOf(rs, (r) => r.doneMs))} s`,
+      ];
+    }),
+    [
+      '',
+      `Requests and bytes are counted in the service (wire bytes of its responses); polling every ${POLL_SECONDS} s for the SDK`,
+      'and the hand loop; the pipeline polls from 1 s backing off to 30 s, and a webhook wakes it at once.',
+      '"last page" is the service\'s completedAt; "knew done" is the service\'s first status answer saying completed.',
+    ],
+  );
+
+  const routes = [...new Set(results.flatMap((r) => Object.keys(r.byRoute)))].sort();
+  printTable(
+    'Requests by route (medians)',
+    ['client', ...routes],
+    clients.map((c) => [LABELS[c], ...routes.map((k) => int(medianOf(of(c), (r) => r.byRoute[k] ?? 0)))]),
+  );
+
+  const hist = clients.filter((c) => of(c)[0]?.history);
+  printTable(
+    `Pipeline history per run (medians of ${runs}); per 1,000 pages = divided by pages/1,000`,
+    ['client', 'runs in chain', 'events', 'events / 1k pages', 'history bytes', 'bytes / 1k pages', 'largest payload', 'carried by'],
+    hist.map((c) => {
+      const rs = of(c);
+      const k = medianOf(rs, (r) => r.documents) / 1000;
+      const events = medianOf(rs, (r) => r.history?.events ?? Number.NaN);
+      const size = medianOf(rs, (r) => r.history?.bytes ?? Number.NaN);
+      const largest = rs.map((r) => r.history?.largest ?? { bytes: 0, event: '—' }).sort((a, b) => b.bytes - a.bytes)[0];
+      return [
+        LABELS[c],
+        int(median(rs.map((r) => r.history?.runs.length ?? Number.NaN))),
+        int(events),
+        fixed(events / k),
+        bytes(size),
+        bytes(size / k),
+        bytes(largest.bytes),
+        largest.event,
+      ];
+    }),
+  );
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const pages = intOption('pages', 'BENCH_PAGES', 1000);
+  const runs = intOption('runs', 'BENCH_RUNS', 3);
+  await runBench('pipeline-vs-direct', timeoutMs(1200), (closers, log) => pipelineVsDirect(closers, log, pages, runs));
+}
