@@ -22,6 +22,7 @@ export interface DevStackOptions {
   temporalPort?: number;
   servicePort?: number;
   sitePort?: number;
+  webhookPort?: number;
   sitePages?: number;
   /** Store spec (folder or postgres URL); default a temporary folder removed on close. */
   store?: string;
@@ -124,7 +125,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     const webhookSecret = mainTeam.webhookSecret ?? '';
 
     const client = env.client;
-    const webhook = await startWebhookServer({ client, secret: webhookSecret || undefined, allowUnsigned: !webhookSecret, log });
+    const webhook = await startWebhookServer({ client, port: options.webhookPort, secret: webhookSecret || undefined, allowUnsigned: !webhookSecret, log });
     closers.push(() => webhook.close());
 
     let storeSpec = options.store;

@@ -11,6 +11,7 @@ export function formatSummary(result: PipelineResult, extra: { workflowId: strin
     if (!r) continue;
     const bits = [r.status, r.documents !== undefined ? `${r.documents} docs` : '', r.urls !== undefined ? `${r.urls} urls` : '', `${r.credits} credits`, r.jobId ? `job ${r.jobId}` : '', r.reason ?? ''];
     lines.push(`  ${stage.padEnd(9)} ${bits.filter(Boolean).join(' · ')}`);
+    for (const out of r.outputs ?? []) lines.push(`  ${''.padEnd(9)} ${out.url} → ${out.preview.replace(/\s+/g, ' ')}`);
     if (r.support) lines.push(`  ${''.padEnd(9)} support (${r.support.confidence}, ${r.support.applied ? 'applied' : 'not applied'}): ${r.support.answer}`);
   }
   for (const event of result.credits.events) lines.push(`  budget: ${event}`);

@@ -16,6 +16,8 @@ export interface StageReport {
   /** Support answer applied (or refused) for this stage. */
   support?: { answer: string; confidence: string; applied: boolean; fixParameters: Record<string, unknown> | null; why?: string };
   ref?: StoreReference;
+  /** Interact: the first 200 characters of each page's output (the whole result is in the store). */
+  outputs?: Array<{ url: string; preview: string }>;
 }
 
 export interface CreditReport {

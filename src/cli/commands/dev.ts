@@ -5,7 +5,9 @@ export async function devCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
+      'temporal-port': { type: 'string' },
       'ui-port': { type: 'string' },
+      'webhook-port': { type: 'string' },
       'service-port': { type: 'string' },
       'site-port': { type: 'string' },
       pages: { type: 'string' },
@@ -15,9 +17,12 @@ export async function devCommand(argv: string[]): Promise<number> {
   });
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
   const stack = await startDevStack({
+    // Fixed, familiar ports so other shells need no settings (TEMPORAL_ADDRESS defaults to 7233).
+    temporalPort: num(values['temporal-port']) ?? 7233,
     uiPort: num(values['ui-port']) ?? 8233,
     servicePort: num(values['service-port']) ?? 3002,
-    sitePort: num(values['site-port']),
+    sitePort: num(values['site-port']) ?? 3003,
+    webhookPort: num(values['webhook-port']) ?? 3004,
     sitePages: num(values.pages),
     store: values.store ?? '.data/store',
     dbFilename: values.db,
@@ -35,7 +40,7 @@ export async function devCommand(argv: string[]): Promise<number> {
     '',
     'In another shell:',
     `  export TEMPORAL_ADDRESS=${stack.temporal.address} WEBDATA_STORE=${stack.storeSpec}`,
-    `  npx webdata run ${stack.service.siteUrl ?? 'http://127.0.0.1:PORT'}/ --webhook-url ${stack.webhook.url}`,
+    `  npm run webdata -- run ${stack.service.siteUrl ?? 'http://127.0.0.1:PORT'}/ --include '^/docs' --webhook-url ${stack.webhook.url}`,
   ].join('\n'));
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());

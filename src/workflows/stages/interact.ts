@@ -59,6 +59,7 @@ export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
     }
   }
   report.documents = results.filter((r) => r.success).length;
+  report.outputs = results.map((r) => ({ url: r.url, preview: r.preview.slice(0, 200) }));
   const failed = results.find((r) => !r.success);
   if (failed) return { kind: 'failed', reason: `interact on ${failed.url} failed: ${failed.error ?? `exit ${failed.exitCode}`}`, jobId: failed.scrapeId };
   return { kind: 'ok' };
