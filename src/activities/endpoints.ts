@@ -81,10 +81,11 @@ export function createEndpointActivities(deps: ActivityDeps) {
         await store.appendDocuments(input.runId ?? scope.workflowId(), `interact:${input.scrapeId}`, [{
           url,
           kind: 'interact',
-          markdown: res.output ?? res.stdout ?? '',
+          markdown: String(res.output || res.stdout || res.result || ''),
           metadata: { scrapeId: input.scrapeId, ...res },
         }]);
-        const text = String(res.output ?? res.stdout ?? res.result ?? '');
+        // An empty stdout says nothing: prefer the agent's output, then stdout, then the value.
+        const text = String(res.output || res.stdout || res.result || '');
         return {
           url,
           scrapeId: input.scrapeId,
