@@ -1,7 +1,7 @@
 // maxDiscoveryDepth too small: the crawl stopped following links early. Depths one to three
 // above the job's are dry-crawled; the smallest that reaches clearly more pages (or fills
 // the dry crawl) is proposed.
-import { crawlRequestOf, describeJob, note, plural } from '../facts.js';
+import { crawlRequestOf, describeJob, note, plural, provisional } from '../facts.js';
 import { dryCrawl, samplePaths } from '../probes/dry-crawl.js';
 import type { Case, Cause, Finding } from '../types.js';
 
@@ -17,6 +17,10 @@ export const depthCause: Cause = {
     const job = c.job!;
     const depth = job.options.maxDiscoveryDepth as number;
     const cap = Math.min(Number(job.options.limit ?? 50), 50);
+    provisional(c, {
+      cause: this.id, confidence: 'low', fixParameters: null, validation: null,
+      answer: `The ${describeJob(job)} used maxDiscoveryDepth ${depth}, which stops link discovery early; larger depths were still being tried when the time ran out.`,
+    });
     let found: { depth: number; pages: string[] } | undefined;
     for (let d = depth + 1; d <= depth + 3; d++) {
       note(c, `dry-crawled ${job.url} with maxDiscoveryDepth ${d} (up to ${cap} pages)`);

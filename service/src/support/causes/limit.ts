@@ -1,6 +1,6 @@
 // The crawl stopped at its `limit` while the site has more pages in scope. A dry crawl with
 // a higher cap counts them; the proposed limit is that count (or the cap when it filled).
-import { crawlRequestOf, describeJob, note, plural } from '../facts.js';
+import { crawlRequestOf, describeJob, note, plural, provisional } from '../facts.js';
 import { dryCrawl, samplePaths } from '../probes/dry-crawl.js';
 import type { Case, Cause, Finding } from '../types.js';
 
@@ -18,6 +18,10 @@ export const limitCause: Cause = {
     const job = c.job!;
     const limit = job.options.limit as number;
     const cap = Math.min(Math.max(limit * 4, 50), MAX_COUNT);
+    provisional(c, {
+      cause: this.id, confidence: 'low', fixParameters: null, validation: null,
+      answer: `The ${describeJob(job)} stopped at its limit of ${limit} pages; whether the site has more pages in scope was still being counted when the time ran out. Raise limit if you expected more pages.`,
+    });
     note(c, `dry-crawled ${job.url} with the same scope (up to ${cap} pages) to count the pages in scope`);
     const dry = await dryCrawl(c, { ...crawlRequestOf(job), limit: cap }, { maxPages: cap, maxMs: 25_000 });
     if (dry.pages.length <= limit) return undefined;
@@ -27,7 +31,7 @@ export const limitCause: Cause = {
     return {
       cause: this.id,
       confidence: 'high',
-      answer: `The ${describeJob(job)} stopped at its limit of ${limit} pages, but ${dry.capped ? `at least ${cap}` : dry.pages.length} pages are in scope. Set limit to ${proposed}.${credits}`,
+      answer: `The ${describeJob(job)} stopped at its limit of ${limit} pages, but ${dry.capped ? `at least ${cap}` : dry.pages.length + dry.failed.length} pages are in scope${dry.failed.length ? ` (${dry.failed.length} of them fail at the site)` : ''}. Set limit to ${proposed}.${credits}`,
       fixParameters: { limit: proposed },
       validation: { tested: true, result: 'success', evidence: `a dry crawl with the same options ${dry.capped ? `filled its cap of ${cap} pages` : `found ${plural(dry.pages.length, 'page')} in scope`}: ${samplePaths(dry.pages)}` },
       feedback: null,

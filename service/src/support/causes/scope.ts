@@ -1,7 +1,7 @@
 // crawlEntireDomain needed: the start URL sits under a path (/blog/post-1) while the pages
 // wanted are its siblings or parents, which a crawl only follows with crawlEntireDomain.
 // Tested with a dry crawl: it must reach more pages than the job did.
-import { crawlRequestOf, describeJob, note, pathOf, plural } from '../facts.js';
+import { crawlRequestOf, describeJob, note, pathOf, plural, provisional } from '../facts.js';
 import { dryCrawl, samplePaths } from '../probes/dry-crawl.js';
 import type { Case, Cause, Finding } from '../types.js';
 
@@ -17,6 +17,10 @@ export const scopeCause: Cause = {
     const job = c.job!;
     const fix = { crawlEntireDomain: true };
     const cap = Math.min(Number(job.options.limit ?? 25), 25);
+    provisional(c, {
+      cause: this.id, confidence: 'low', fixParameters: fix, validation: null,
+      answer: `The ${describeJob(job)} only follows links below ${pathOf(job.url)}/; if the pages you want are its siblings, set crawlEntireDomain to true (not tested: the time ran out).`,
+    });
     note(c, `dry-crawled ${job.url} with crawlEntireDomain (up to ${cap} pages)`);
     const dry = await dryCrawl(c, { ...crawlRequestOf(job), ...fix }, { maxPages: cap, maxMs: 15_000 });
     if (dry.pages.length <= job.pages.length) return undefined;

@@ -7,7 +7,10 @@ import type { Case, Cause, Finding } from '../types.js';
 function why(reason: string | undefined, ttlSec?: number, activityTtlSec?: number): string {
   switch (reason) {
     case 'deleted':
+    case 'stopped':
       return 'it was stopped by a DELETE call';
+    case 'browser exited':
+      return 'its browser exited (closed over CDP or crashed)';
     case 'ttl expired':
       return `its total lifetime (ttl ${ttlSec ?? '?'} s) ran out`;
     case 'inactive':

@@ -1,0 +1,197 @@
+// Support ask on crawls that fail for real against the running service, the demo site and a
+// fixture site: each failure is produced, support is asked with the job id, and its
+// fixParameters, applied to the original request, must make the crawl succeed.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { TeamConfig } from '../src/core/contract.js';
+import {
+  applyFix, ask, checkEnvelope, crawl, startFixtureSite, startSupportStack, team, type FixtureSite, type SupportStack,
+} from './support-harness.js';
+
+const features = (ignoreRobotsTxt: boolean): TeamConfig['features'] => ({ ignoreRobotsTxt, zeroDataRetention: false, searchEnterprise: [] });
+
+describe('support ask on crawls', () => {
+  let stack: SupportStack;
+  let fixture: FixtureSite;
+  let site: string;
+
+  before(async () => {
+    fixture = await startFixtureSite();
+    stack = await startSupportStack({
+      teams: [
+        team('a', { credits: 100_000, concurrency: 4, features: features(false) }),
+        team('e', { credits: 100_000, concurrency: 4, features: features(true) }),
+        team('b', { credits: 1_000 }),
+      ],
+    });
+    site = stack.site.url;
+  });
+  after(async () => {
+    await stack?.close();
+    await fixture?.close();
+  });
+
+  test('includePaths that exclude the start URL: 0 pages, then a fix that keeps the intent', async () => {
+    const request = { url: `${site}/blog`, includePaths: ['^/blog/post-'], sitemap: 'skip', limit: 15 };
+    const failed = await crawl(stack, request);
+    assert.equal(failed.urls.length, 0);
+
+    const { status, envelope } = await ask(stack, { question: 'My crawl of the blog returned no pages at all. Why?', jobId: failed.id });
+    assert.equal(status, 200);
+    checkEnvelope(envelope);
+    assert.equal(envelope.confidence, 'high');
+    assert.deepEqual(envelope.fixParameters, { includePaths: ['^/blog/post-', '^/blog/?$'] });
+    assert.equal(envelope.validation?.result, 'success');
+    assert.equal(envelope.feedback, null);
+    assert.match(envelope.answer, /start URL path \/blog matches none of includePaths/);
+
+    const fixed = await crawl(stack, applyFix(request, envelope.fixParameters));
+    assert.equal(fixed.status.status, 'completed');
+    assert.ok(fixed.urls.filter((u) => /\/blog\/post-\d+$/.test(u)).length >= 5, fixed.urls.join(' '));
+    assert.ok(fixed.urls.every((u) => /\/blog(\/post-\d+)?$/.test(u)), 'the original intent is kept');
+  });
+
+  test('excludePaths that match the start URL', async () => {
+    const request = { url: `${site}/docs`, excludePaths: ['/docs'], limit: 10 };
+    const failed = await crawl(stack, request);
+    assert.equal(failed.urls.length, 0);
+    const { envelope } = await ask(stack, { question: 'Why is this crawl empty?', jobId: failed.id });
+    checkEnvelope(envelope);
+    assert.deepEqual(envelope.fixParameters, { excludePaths: [] });
+    assert.equal(envelope.confidence, 'high');
+    const fixed = await crawl(stack, applyFix(request, envelope.fixParameters));
+    assert.ok(fixed.urls.length > 1);
+  });
+
+  test('maxDiscoveryDepth 0: one page, then a depth that reaches the site', async () => {
+    const request = { url: `${site}/`, maxDiscoveryDepth: 0, sitemap: 'skip', limit: 25 };
+    const failed = await crawl(stack, request);
+    assert.deepEqual(failed.urls, [`${site}/`]);
+    const { envelope } = await ask(stack, { question: 'Why did the crawl stop after one page?', jobId: failed.id });
+    checkEnvelope(envelope);
+    assert.equal(envelope.confidence, 'high');
+    assert.deepEqual(envelope.fixParameters, { maxDiscoveryDepth: 1 });
+    assert.match(envelope.validation?.evidence ?? '', /maxDiscoveryDepth 1/);
+    const fixed = await crawl(stack, applyFix(request, envelope.fixParameters));
+    assert.ok(fixed.urls.length > 5, fixed.urls.join(' '));
+  });
+
+  test('a limit smaller than the section', async () => {
+    const request = { url: `${site}/docs`, limit: 3 };
+    const failed = await crawl(stack, request);
+    assert.equal(failed.urls.length, 3);
+    const { envelope } = await ask(stack, { question: 'I only got 3 pages but the docs have more', jobId: failed.id });
+    checkEnvelope(envelope);
+    assert.equal(envelope.confidence, 'high');
+    const limit = (envelope.fixParameters as { limit: number }).limit;
+    const docsPages = stack.site.manifest.entries.filter((e) => e.host === 'main' && e.path.startsWith('/docs/') && e.status === 200).length;
+    assert.ok(limit > 3 && limit >= docsPages, `limit ${limit}, docs pages ${docsPages}`);
+    const fixed = await crawl(stack, applyFix(request, envelope.fixParameters));
+    assert.equal(fixed.urls.length, docsPages + 1, 'every docs page and /docs itself');
+  });
+
+  test('a start URL under a path whose pages are siblings: crawlEntireDomain', async () => {
+    const request = { url: `${site}/blog/post-1`, limit: 12 };
+    const failed = await crawl(stack, request);
+    assert.deepEqual(failed.urls, [`${site}/blog/post-1`]);
+    const { envelope } = await ask(stack, { question: 'Only the start page was crawled', jobId: failed.id });
+    checkEnvelope(envelope);
+    assert.equal(envelope.confidence, 'high');
+    assert.deepEqual(envelope.fixParameters, { crawlEntireDomain: true });
+    const fixed = await crawl(stack, applyFix(request, envelope.fixParameters));
+    assert.equal(fixed.urls.length, 12);
+  });
+
+  test('robots.txt blocks the section: no fix for a team without ignoreRobotsTxt, the fix for one with it', async () => {
+    const request = { url: `${site}/private/`, limit: 5 };
+    const blocked = await crawl(stack, request);
+    assert.equal(blocked.urls.length, 0);
+    const plain = await ask(stack, { question: 'Why can I not crawl the private area?', jobId: blocked.id });
+    checkEnvelope(plain.envelope);
+    assert.equal(plain.envelope.confidence, 'high');
+    assert.equal(plain.envelope.fixParameters, null);
+    assert.match(plain.envelope.answer, /robots\.txt/);
+    assert.match(plain.envelope.answer, /not enabled/);
+
+    const enterprise = await crawl(stack, request, 'key-e');
+    assert.equal(enterprise.urls.length, 0);
+    const { envelope } = await ask(stack, { question: 'Why is the crawl empty?', jobId: enterprise.id }, 'key-e');
+    checkEnvelope(envelope);
+    assert.equal(envelope.confidence, 'high');
+    assert.deepEqual(envelope.fixParameters, { ignoreRobotsTxt: true });
+    assert.equal(envelope.validation?.result, 'success');
+    const fixed = await crawl(stack, applyFix(request, envelope.fixParameters), 'key-e');
+    assert.deepEqual(fixed.urls.sort(), [`${site}/private/`, `${site}/private/report-1`, `${site}/private/report-2`]);
+  });
+
+  test('a site that rate-limits (429): one page at a time with a delay', async () => {
+    const request = { url: `${fixture.url}/limited/`, limit: 10 };
+    const failed = await crawl(stack, request);
+    const errors = await stack.call('GET', `/v2/crawl/${failed.id}/errors`);
+    assert.ok(errors.body.errors.some((e: { code?: string }) => e.code === 'HTTP_429'), JSON.stringify(errors.body));
+    const { envelope } = await ask(stack, { question: 'Many pages failed with 429', jobId: failed.id });
+    checkEnvelope(envelope);
+    assert.equal(envelope.confidence, 'high');
+    assert.deepEqual(envelope.fixParameters, { maxConcurrency: 1, delay: 1 });
+    assert.equal(envelope.validation?.result, 'success');
+    const fixed = await crawl(stack, applyFix(request, envelope.fixParameters));
+    const after = await stack.call('GET', `/v2/crawl/${fixed.id}/errors`);
+    assert.deepEqual(after.body.errors, []);
+    assert.equal(fixed.urls.length, 7);
+  });
+
+  test('pages the site itself fails (404/500) are named, with no fix', async () => {
+    const job = await crawl(stack, { url: `${site}/docs`, limit: 50 });
+    const { envelope } = await ask(stack, { question: 'Some pages of my crawl failed, why?', jobId: job.id });
+    checkEnvelope(envelope);
+    assert.equal(envelope.fixParameters, null);
+    assert.equal(envelope.confidence, 'high');
+    assert.match(envelope.answer, /\/docs\/broken-page 500/);
+  });
+
+  test("another team's job is out of scope, told apart from nothing", async () => {
+    const job = await crawl(stack, { url: `${site}/about`, limit: 1 });
+    const { status, envelope } = await ask(stack, { question: 'Why did this crawl fail?', jobId: job.id }, 'key-b');
+    assert.equal(status, 200);
+    checkEnvelope(envelope);
+    assert.equal(envelope.confidence, 'low');
+    assert.equal(envelope.fixParameters, null);
+    assert.ok(envelope.feedback && /not in the caller's team's scope/.test(envelope.feedback.blockedBy));
+    assert.match(envelope.answer, /No job .* was found in your team's scope/);
+    assert.ok(!envelope.answer.includes('/about') && !JSON.stringify(envelope).includes(site), 'nothing of the other team leaks');
+    // Also when the id is only mentioned in the question.
+    const mentioned = await ask(stack, { question: `What happened to ${job.id}?` }, 'key-b');
+    assert.equal(mentioned.envelope.confidence, 'low');
+    assert.ok(!JSON.stringify(mentioned.envelope).includes(site));
+  });
+});
+
+describe('support ask budget', () => {
+  let stack: SupportStack;
+  let fixture: FixtureSite;
+
+  before(async () => {
+    fixture = await startFixtureSite();
+    stack = await startSupportStack({ teams: [team('a', { credits: 1_000, concurrency: 4 })], config: { supportBudgetMs: 2500 } });
+  });
+  after(async () => {
+    await stack?.close();
+    await fixture?.close();
+  });
+
+  test('past the budget: 504 with the partial envelope', async () => {
+    const job = await crawl(stack, { url: `${fixture.url}/slowsite/`, limit: 2 });
+    assert.equal(job.urls.length, 2);
+    const started = Date.now();
+    const { status, envelope } = await ask(stack, { question: 'Why only 2 pages?', jobId: job.id });
+    const took = Date.now() - started;
+    assert.equal(status, 504);
+    assert.equal(envelope.code, 'SUPPORT_BUDGET_EXCEEDED');
+    checkEnvelope(envelope);
+    assert.equal(envelope.confidence, 'low');
+    assert.match(envelope.answer, /stopped at its limit of 2 pages/);
+    assert.match(envelope.feedback?.blockedBy ?? '', /2500 ms time budget ran out/);
+    assert.ok(envelope.feedback!.attempted.some((s) => s.includes('dry-crawled')));
+    assert.ok(took < 5000 && envelope.durationMs >= 2500, `took ${took} ms, durationMs ${envelope.durationMs}`);
+  });
+});
