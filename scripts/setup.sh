@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# One-time setup of a fresh machine (Debian, root or sudo): npm packages, the Temporal CLI
+# (built once into ~/.cache/webdata-temporal, keyed by version), Chromium and the interact
+# runtimes, and PostgreSQL binaries for the store tests. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DEBIAN_FRONTEND=noninteractive
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium fonts-liberation)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-pip)
+command -v go >/dev/null 2>&1 || [ -x /usr/local/go/bin/go ] || missing+=(golang-go)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  as_root apt-get update -q
+  as_root apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+echo "setup: npm packages"
+if [ "${CI:-}" = "true" ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+
+echo "setup: Temporal CLI"
+node --import tsx scripts/ensure-temporal-cli.ts
+
+echo "setup: interact runtimes"
+bash scripts/install-interact-deps.sh
+echo "setup: done"
