@@ -2,6 +2,7 @@
 // kickoff faults, dropped responses, credits, concurrency, delay, webhooks, expiry,
 // zero data retention and the prompt hook.
 import assert from 'node:assert/strict';
+import { PREVIEW_DEFAULTS } from '../src/crawl-prompt/index.js';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import {
@@ -358,7 +359,8 @@ describe('crawl jobs', () => {
     const options = active.body.crawls.find((c: { id: string }) => c.id === crawl.body.id)?.options as Record<string, unknown>;
     assert.equal(options.limit, 2, 'the explicit limit wins');
     for (const field of ['includePaths', 'excludePaths', 'sitemap', 'crawlEntireDomain'] as const) {
-      if (preview.body.data[field] !== undefined) assert.deepEqual(options[field], preview.body.data[field], field);
+      // The preview shows the reference's default where the prompt set nothing.
+      if (preview.body.data[field] !== undefined) assert.deepEqual(options[field] ?? PREVIEW_DEFAULTS[field], preview.body.data[field], field);
     }
     await waitForJob(stack, `/v2/crawl/${crawl.body.id as string}`);
   });

@@ -1,7 +1,8 @@
 // POST /v2/crawl, POST /v2/crawl/params-preview and GET /v2/crawl/active.
-import { crawlParamsPreviewRequestSchema, crawlRequestSchema } from '../../../src/api/schemas/index.js';
+import { crawlRequestSchema } from '../../../src/api/schemas/index.js';
 import type { RouteRequest, RouteResponse, Router } from '../core/contract.js';
 import { applyCrawlPrompt } from '../crawler/prompt.js';
+import { createParamsPreviewHandler } from '../crawl-prompt/index.js';
 import { parseBody } from '../http/validate.js';
 import { startCrawlJob } from './crawl-job.js';
 import { checkCrawlFeatures, crawlLimit, crawlSettings, type CrawlOptions } from './crawl-plan.js';
@@ -53,10 +54,10 @@ async function startCrawl(rt: JobsRuntime, req: RouteRequest): Promise<RouteResp
   );
 }
 
-async function paramsPreview(rt: JobsRuntime, req: RouteRequest): Promise<RouteResponse> {
-  const { url, prompt } = parseBody(crawlParamsPreviewRequestSchema, req.body);
-  const generated = await applyCrawlPrompt({ url, prompt, signal: req.signal }, rt.ctx);
-  return { body: { success: true, data: { url, ...generated } } };
+/** Params preview: the generated options with the reference's defaults filled in (crawl-prompt/). */
+const paramsPreviewHandler = createParamsPreviewHandler();
+function paramsPreview(_rt: JobsRuntime, req: RouteRequest): Promise<RouteResponse> {
+  return Promise.resolve(paramsPreviewHandler(req));
 }
 
 function activeCrawls(rt: JobsRuntime, req: RouteRequest): RouteResponse {
