@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TeamConfig } from '../src/core/contract.js';
 import {
-  applyFix, ask, checkEnvelope, crawl, startFixtureSite, startSupportStack, team, type FixtureSite, type SupportStack,
+  applyFix, ask, checkEnvelope, crawl, startFixtureSite, startSupportStack, team, waitForJob, type FixtureSite, type SupportStack,
 } from './support-harness.js';
 
 const features = (ignoreRobotsTxt: boolean): TeamConfig['features'] => ({ ignoreRobotsTxt, zeroDataRetention: false, searchEnterprise: [] });
@@ -138,6 +138,39 @@ describe('support ask on crawls', () => {
     const after = await stack.call('GET', `/v2/crawl/${fixed.id}/errors`);
     assert.deepEqual(after.body.errors, []);
     assert.equal(fixed.urls.length, 7);
+  });
+
+  test('a batch scrape whose slow page times out: the timeout, top-level for a batch', async () => {
+    const request = { urls: [`${site}/slow?ms=2000`, `${site}/about`], timeout: 800 };
+    const started = await stack.call('POST', '/v2/batch/scrape', { body: request });
+    assert.equal(started.status, 200, started.text);
+    const id = started.body.id as string;
+    await waitForJob(stack, `/v2/batch/scrape/${id}`);
+    const errors = await stack.call('GET', `/v2/batch/scrape/${id}/errors`);
+    assert.deepEqual(errors.body.errors.map((e: { code?: string }) => e.code), ['SCRAPE_TIMEOUT']);
+    const { envelope } = await ask(stack, { question: 'One page of my batch failed', jobId: id });
+    checkEnvelope(envelope);
+    assert.equal(envelope.confidence, 'high');
+    assert.deepEqual(Object.keys(envelope.fixParameters ?? {}), ['timeout']);
+    const again = await stack.call('POST', '/v2/batch/scrape', { body: applyFix(request, envelope.fixParameters) });
+    const status = await waitForJob(stack, `/v2/batch/scrape/${again.body.id}`);
+    assert.equal(status.completed, 2);
+    assert.deepEqual((await stack.call('GET', `/v2/batch/scrape/${again.body.id}/errors`)).body.errors, []);
+  });
+
+  test('a crawl whose pages time out: the timeout inside scrapeOptions, other members kept', async () => {
+    const request = { url: `${site}/slow?ms=1500`, limit: 2, sitemap: 'skip', scrapeOptions: { timeout: 500, formats: ['markdown'] } };
+    const failed = await crawl(stack, request);
+    assert.equal(failed.urls.length, 0);
+    const { envelope } = await ask(stack, { question: 'every page failed', jobId: failed.id });
+    checkEnvelope(envelope);
+    const fix = envelope.fixParameters as { scrapeOptions: { timeout: number; formats: string[] } };
+    assert.deepEqual(Object.keys(fix), ['scrapeOptions']);
+    assert.deepEqual(fix.scrapeOptions.formats, ['markdown']);
+    assert.ok(fix.scrapeOptions.timeout >= 3000);
+    const fixed = await crawl(stack, applyFix(request, envelope.fixParameters));
+    assert.ok(fixed.urls.length >= 1);
+    assert.deepEqual((await stack.call('GET', `/v2/crawl/${fixed.id}/errors`)).body.errors, []);
   });
 
   test('pages the site itself fails (404/500) are named, with no fix', async () => {

@@ -34,6 +34,17 @@ export function missingFinding(c: Case, id: string): Finding {
   const ttl = c.ctx.config.jobTtlMs;
   const entry = activityEntry(c, id);
   c.trail.push(`looked for ${id} in the team's jobs, scrapes, sessions and activity log`);
+  if (entry && !c.ctx.jobInspector && (entry.endpoint === 'crawl' || entry.endpoint === 'batch_scrape')) {
+    // Without the jobs module's records, a live job and an expired one look the same.
+    return {
+      cause: 'jobs_unreadable',
+      confidence: 'low',
+      answer: `The ${entry.endpoint === 'crawl' ? 'crawl' : 'batch scrape'} ${id} of ${entry.target} is in your team's activity, but this service's support cannot read crawl and batch job records, so it cannot tell what happened to it. Read GET /v2/${entry.endpoint === 'crawl' ? 'crawl' : 'batch/scrape'}/${id} and its /errors, and ask again with what they show in context.`,
+      fixParameters: null,
+      validation: null,
+      feedback: { blockedBy: 'crawl and batch job records are not readable by support on this service', attempted: [...c.trail] },
+    };
+  }
   if (entry) {
     const what = entry.endpoint === 'batch_scrape' ? 'batch scrape' : entry.endpoint;
     return {
