@@ -1,5 +1,6 @@
 // What every benchmark shares: sizes from flags or the environment, a time bound, and a stack
 // of closers so everything started is stopped at the end — on success, failure or timeout.
+import { cpus, loadavg } from 'node:os';
 
 /** `--name=value` on the command line, else the environment variable, else the default. */
 export function intOption(flag: string, env: string, fallback: number): number {
@@ -46,6 +47,7 @@ export async function runBench(name: string, timeoutMs: number, body: (closers: 
   const closers = new Closers();
   const started = Date.now();
   const log = (line: string) => console.error(`[${name} +${((Date.now() - started) / 1000).toFixed(0)}s] ${line}`);
+  console.log(machine());
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${name}: did not finish within ${Math.round(timeoutMs / 1000)} s (BENCH_TIMEOUT_S)`)), timeoutMs);
@@ -67,4 +69,11 @@ export async function runBench(name: string, timeoutMs: number, body: (closers: 
 
 export function timeoutMs(defaultSeconds: number): number {
   return intOption('timeout-s', 'BENCH_TIMEOUT_S', defaultSeconds) * 1000;
+}
+
+/** One line on where the numbers come from. */
+export function machine(): string {
+  const cpu = cpus();
+  const load = loadavg().map((l) => l.toFixed(1)).join(' ');
+  return `Node ${process.version}, ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? '?'}), load average at start ${load}`;
 }
