@@ -19,7 +19,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 echo "setup: npm packages"
-if [ "${CI:-}" = "true" ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+# `npm install` with the committed lock installs the locked versions. (`npm ci` is stricter and
+# refuses a lock without other platforms' optional packages, which the registry here omits.)
+npm install --no-audit --no-fund
 
 echo "setup: Temporal CLI"
 node --import tsx scripts/ensure-temporal-cli.ts
