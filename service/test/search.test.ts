@@ -352,6 +352,21 @@ describe('sources, limits, scraping, billing', () => {
   });
 });
 
+describe('the PageIndex hook', () => {
+  test('a page scraped again (markdown only) replaces its entry but keeps image sizes and dates', async () => {
+    const post = expected((e) => e.path === '/blog/post-4')[0];
+    const scraped = await call(server.url, 'POST', '/v2/scrape', { key: 'key-s', body: { url: post, formats: ['markdown'] } });
+    assert.equal(scraped.status, 200, scraped.text);
+    const page = searchIndexOf(app.context).find(post)?.page;
+    assert.ok(page);
+    assert.equal(page.publishedAt, lastmod(site.manifest.get(post) as ManifestEntry));
+    assert.ok(page.images.some((i) => i.width === 320 && i.height === 200));
+    const news = await search({ query: 'site:127.0.0.1/blog/post-4', sources: ['news', 'images'] });
+    assert.equal(news.body.data.news.length, 1);
+    assert.equal(news.body.data.images[0].imageWidth, 320);
+  });
+});
+
 describe('query and tbs parsing', () => {
   test('operators, negation, quotes and allin*', () => {
     const q = parseQuery('Quokka "exact Phrase" -bad -"worse one" site:Example.com -site:x.org filetype:.PDF inurl:docs intitle:Guide related:http://a/b imagesize:10x20 larger:5X6 note:yes allinurl: foo bar');

@@ -6,7 +6,8 @@
  *   so query variants of one page are one result.
  * - Publication date (news): article:published_time, og:article:published_time,
  *   datePublished, pubdate, date, dc.date (meta tags or the same metadata keys); else, on a
- *   page whose og:type is "article", the first <time datetime> of the page. The demo site's
+ *   page whose og:type is "article", the first <time datetime> of the page (without HTML:
+ *   the markdown date below). The demo site's
  *   blog posts are such articles (og:type article, <time datetime> in the byline).
  * - Page date (time filters of web results): the publication date, else article:modified_time
  *   / og:updated_time / last-modified, else the first <time datetime>, else (markdown only)
@@ -130,8 +131,8 @@ export function pageFromDocument(document: PageDocument, seq: number): IndexedPa
   if (!text && !title) return undefined;
 
   const ogType = str(meta['og:type'])?.toLowerCase();
-  const publishedAt = metaValue(meta, PUBLISHED_KEYS) ?? (ogType === 'article' ? facts.firstTime : undefined);
   const markdownDate = html ? undefined : normalizeDate(/\b(\d{4}-\d{2}-\d{2})\b/.exec(markdown.slice(0, 600))?.[1]);
+  const publishedAt = metaValue(meta, PUBLISHED_KEYS) ?? (ogType === 'article' ? facts.firstTime ?? markdownDate : undefined);
   const date = publishedAt ?? metaValue(meta, MODIFIED_KEYS) ?? facts.firstTime ?? markdownDate;
   const keywords = (str(md.keywords) ?? str(facts.meta.keywords) ?? '').split(',').map((k) => k.trim().toLowerCase()).filter(Boolean);
   const leadImage = resolve(str(md.ogImage) ?? str(facts.meta['og:image']) ?? '', pageUrl);

@@ -41,8 +41,9 @@ export class SearchIndex implements PageIndex {
     }
   }
 
-  put(page: IndexedPage): void {
-    const existing = this.ids.get(page.key);
+  put(fresh: IndexedPage): void {
+    const existing = this.ids.get(fresh.key);
+    const page = existing === undefined ? fresh : keepKnownFacts(fresh, this.pages.get(existing) as IndexedPage);
     if (existing !== undefined) {
       this.mini.discard(existing);
       this.pages.delete(existing);
@@ -101,4 +102,21 @@ export class SearchIndex implements PageIndex {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * A new copy of a page replaces the old one, but what the new copy cannot tell (a scrape
+ * without HTML has no image sizes and no <time>) is kept from the old one.
+ */
+function keepKnownFacts(fresh: IndexedPage, old: IndexedPage): IndexedPage {
+  const base = fresh.images.length > 0 ? fresh.images : old.images;
+  const images = base.map((i) => (i.width !== undefined ? i : old.images.find((o) => o.url === i.url && o.width !== undefined) ?? i));
+  return {
+    ...fresh,
+    images,
+    publishedAt: fresh.publishedAt ?? old.publishedAt,
+    date: fresh.date ?? old.date,
+    leadImage: fresh.leadImage ?? old.leadImage,
+    metaNames: [...new Set([...fresh.metaNames, ...old.metaNames])],
+  };
 }
