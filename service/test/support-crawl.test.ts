@@ -51,6 +51,19 @@ describe('support ask on crawls', () => {
     assert.ok(fixed.urls.every((u) => /\/blog(\/post-\d+)?$/.test(u)), 'the original intent is kept');
   });
 
+  test('includePaths naming a section the site calls differently', async () => {
+    const request = { url: `${site}/`, includePaths: ['^/documentation'], limit: 10 };
+    const failed = await crawl(stack, request);
+    assert.equal(failed.urls.length, 0);
+    const { envelope } = await ask(stack, { question: 'The crawl stage failed: the crawl returned no pages. What should I change?', jobId: failed.id });
+    checkEnvelope(envelope);
+    assert.equal(envelope.confidence, 'medium');
+    assert.deepEqual(envelope.fixParameters, { includePaths: ['^/docs', '^/$'] });
+    assert.match(envelope.answer, /The site has no \/documentation section; the closest is \/docs/);
+    const fixed = await crawl(stack, applyFix(request, envelope.fixParameters));
+    assert.ok(fixed.urls.filter((u) => u.includes('/docs')).length >= 5, fixed.urls.join(' '));
+  });
+
   test('excludePaths that match the start URL', async () => {
     const request = { url: `${site}/docs`, excludePaths: ['/docs'], limit: 10 };
     const failed = await crawl(stack, request);

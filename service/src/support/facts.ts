@@ -73,3 +73,33 @@ export function crawlRequestOf(job: JobView): Record<string, unknown> {
 export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+function distance(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  const row = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= y.length; j++) {
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (x[i - 1] === y[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[y.length];
+}
+
+/** The closest valid name, if close enough to be a typo. */
+export function closest(value: string, options: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const o of options) {
+    const d = distance(value, o);
+    if (d < bestD) {
+      best = o;
+      bestD = d;
+    }
+  }
+  return best !== undefined && bestD <= Math.max(2, Math.floor(value.length / 3)) ? best : undefined;
+}

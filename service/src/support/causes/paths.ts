@@ -3,8 +3,9 @@
 // keep the includes and add the start page itself; widen the includes to the start URL's
 // section; drop the excludes that match the start URL. Each is tried with a dry crawl; the
 // first that reaches pages (of the originally intended kind, when it can) is proposed.
+import type { JobView } from '../../core/contract.js';
 import { PathFilter } from '../../crawler/path-filter.js';
-import { crawlRequestOf, describeJob, escapeRegex, note, plural, provisional } from '../facts.js';
+import { closest, crawlRequestOf, describeJob, escapeRegex, note, plural, provisional } from '../facts.js';
 import { dryCrawl, samplePaths } from '../probes/dry-crawl.js';
 import type { Case, Cause, Finding } from '../types.js';
 
@@ -58,40 +59,102 @@ export const pathsCause: Cause = {
     if (includeMiss && badExcludes.length) candidates.push({ ...candidates[0], excludePaths: excludes.filter((p) => !badExcludes.includes(p)) });
     provisional(c, { cause: this.id, confidence: 'medium', answer: `${diagnosis} Change the patterns so the start URL passes them.`, fixParameters: candidates[0] ?? null, validation: null });
 
-    const original = includes.length ? new PathFilter({ includePaths: includes, regexOnFullURL: job.options.regexOnFullURL as boolean | undefined }) : undefined;
     const cap = Math.min(Number(job.options.limit ?? 25), 25);
-    let best: { fix: Record<string, unknown>; pages: string[] } | undefined;
-    for (const fix of candidates) {
+    const tryFix = async (fix: Record<string, unknown>, wanted: PathFilter | undefined): Promise<Tried | undefined> => {
       const options = { ...crawlRequestOf(job), ...fix };
       const filter = filterOf(options);
-      if (!filter?.matches(start)) continue;
+      if (!filter?.matches(start)) return undefined;
       note(c, `dry-crawled ${job.url} with ${JSON.stringify(fix)} (up to ${cap} pages)`);
       const dry = await dryCrawl(c, options, { maxPages: cap, maxMs: 15_000 });
-      const intended = original ? dry.pages.filter((u) => original.matches(new URL(u))) : dry.pages;
-      if (intended.length > 0 && dry.pages.length > job.pages.length) {
-        best = { fix, pages: dry.pages };
-        break;
-      }
-      best ??= dry.pages.length > job.pages.length ? { fix, pages: dry.pages } : undefined;
+      const intended = dry.pages.filter((u) => u !== start.href && (!wanted || wanted.matches(new URL(u))));
+      return { fix, pages: dry.pages, intended: intended.length };
+    };
+
+    const original = includes.length ? filterOf({ includePaths: includes, regexOnFullURL: job.options.regexOnFullURL }) : undefined;
+    let fallback: Tried | undefined;
+    for (const fix of candidates) {
+      const tried = await tryFix(fix, original);
+      if (!tried || tried.pages.length <= job.pages.length) continue;
+      if (tried.intended > 0) return found(this.id, diagnosis, tried, cap, job.pages.length, 'high', includes.length > 0 ? ' while the original patterns still select the pages' : '');
+      fallback ??= tried;
     }
-    if (!best) {
+
+    // The includes select nothing on this site: maybe a section was named differently
+    // ("/documentation" for "/docs"). The site's own sections, from a dry crawl without
+    // patterns, are compared with the pattern's first path segment.
+    if (includeMiss) {
+      const renamed = await renamedSection(c, job, includes, cap);
+      if (renamed) {
+        const fix = { includePaths: [...renamed.patterns, startPattern] };
+        const tried = await tryFix(fix, filterOf({ includePaths: renamed.patterns }));
+        if (tried && tried.intended > 0) {
+          return found(this.id, `${diagnosis} The site has no ${renamed.from} section; the closest is ${renamed.to}.`, tried, cap, job.pages.length, 'medium', '');
+        }
+      }
+    }
+
+    if (fallback) {
       return {
         cause: this.id,
-        confidence: 'medium',
-        answer: `${diagnosis} Loosening the patterns around the start URL did not reach more pages in a dry crawl, so the patterns may not fit this site at all: check them against the site's URLs (POST /v2/map).`,
+        confidence: 'low',
+        answer: `${diagnosis} With the start URL let through, a dry crawl still found no page that the patterns select, so they do not fit this site: check them against the site's URLs (POST /v2/map).`,
         fixParameters: null,
-        validation: { tested: true, result: 'failure', evidence: `dry crawls with ${candidates.map((f) => JSON.stringify(f)).join(' and ')} reached no more pages` },
-        feedback: null,
+        validation: { tested: true, result: 'failure', evidence: `a dry crawl with ${JSON.stringify(fallback.fix)} reached only ${samplePaths(fallback.pages)}` },
+        feedback: { blockedBy: 'the include patterns select no page of the site', attempted: [...c.trail] },
       };
     }
-    const [field] = Object.keys(best.fix);
     return {
       cause: this.id,
-      confidence: 'high',
-      answer: `${diagnosis} Set ${Object.keys(best.fix).join(' and ')} to ${Object.values(best.fix).map((v) => JSON.stringify(v)).join(' and ')} so the start URL passes${field === 'includePaths' && (best.fix.includePaths as string[]).length > includes.length ? ' while the original patterns still select the pages' : ''}.`,
-      fixParameters: best.fix,
-      validation: { tested: true, result: 'success', evidence: `a dry crawl with the fix (up to ${cap} pages) reached ${plural(best.pages.length, 'page')}: ${samplePaths(best.pages)} (the job had ${job.pages.length})` },
+      confidence: 'medium',
+      answer: `${diagnosis} Loosening the patterns around the start URL did not reach more pages in a dry crawl, so the patterns may not fit this site at all: check them against the site's URLs (POST /v2/map).`,
+      fixParameters: null,
+      validation: { tested: true, result: 'failure', evidence: `dry crawls with ${candidates.map((f) => JSON.stringify(f)).join(' and ')} reached no more pages` },
       feedback: null,
     };
   },
 };
+
+interface Tried {
+  fix: Record<string, unknown>;
+  pages: string[];
+  /** Pages (other than the start URL) the intended patterns select. */
+  intended: number;
+}
+
+function found(cause: string, diagnosis: string, tried: Tried, cap: number, before: number, confidence: 'high' | 'medium', intent: string): Finding {
+  return {
+    cause,
+    confidence,
+    answer: `${diagnosis} Set ${Object.keys(tried.fix).join(' and ')} to ${Object.values(tried.fix).map((v) => JSON.stringify(v)).join(' and ')} so the start URL passes${intent}.`,
+    fixParameters: tried.fix,
+    validation: { tested: true, result: 'success', evidence: `a dry crawl with the fix (up to ${cap} pages) reached ${plural(tried.pages.length, 'page')}: ${samplePaths(tried.pages)} (the job had ${before})` },
+    feedback: null,
+  };
+}
+
+const commonPrefix = (a: string, b: string): number => {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n].toLowerCase() === b[n].toLowerCase()) n++;
+  return n;
+};
+
+/** Include patterns with their first path segment replaced by the site's closest section. */
+async function renamedSection(c: Case, job: JobView, includes: string[], cap: number): Promise<{ patterns: string[]; from: string; to: string } | undefined> {
+  const { includePaths: _i, excludePaths: _e, ...plain } = crawlRequestOf(job);
+  note(c, `dry-crawled ${job.url} without patterns to list the site's sections`);
+  const dry = await dryCrawl(c, { ...plain, maxDiscoveryDepth: 1 }, { maxPages: Math.max(cap, 40), maxMs: 10_000 });
+  const sections = [...new Set(dry.pages.map((u) => new URL(u).pathname.split('/')[1]).filter(Boolean))];
+  let change: { from: string; to: string } | undefined;
+  const patterns = includes.map((p) => {
+    const m = /^\^?\/([A-Za-z0-9_-]+)/.exec(p);
+    if (!m || sections.includes(m[1])) return p;
+    const best = sections
+      .map((s) => ({ s, shared: commonPrefix(s, m[1]) }))
+      .filter((x) => x.shared >= 3)
+      .sort((a, b) => b.shared - a.shared || a.s.length - b.s.length)[0]?.s ?? closest(m[1], sections);
+    if (!best) return p;
+    change ??= { from: `/${m[1]}`, to: `/${best}` };
+    return p.replace(`/${m[1]}`, `/${best}`);
+  });
+  return change ? { patterns, ...change } : undefined;
+}
