@@ -15,13 +15,13 @@ import { createBrowserScrapeEngine } from './browser/engine.js';
 import { createRoutingScrapeEngine } from './browser/routing-engine.js';
 import { registerBrowserRoutes } from './browser/routes.js';
 import { registerInteractRoutes } from './interact/routes.js';
-import { registerJobRoutes } from './jobs/index.js';
+import { jobStoreOf, registerJobRoutes } from './jobs/index.js';
 import { RateLimiter } from './ratelimit/limiter.js';
 import { MemoryScrapeRecords } from './scrape-routes/records.js';
 import { registerScrapeRoutes } from './scrape-routes/routes.js';
 import { createHttpScrapeEngine } from './scrape/index.js';
 import { demoSeedUrls, indexSiteInBackground, registerSearchRoutes } from './search/index.js';
-import { registerSupportRoutes } from './support/index.js';
+import { createJobInspector, registerSupportRoutes } from './support/index.js';
 import { registerTeamRoutes } from './team-routes/routes.js';
 import { HttpWebhookDispatcher } from './webhooks/dispatcher.js';
 
@@ -100,6 +100,8 @@ export function createServiceApp(options: ServiceAppOptions = {}): ServiceApp {
 
   const router = new RouteTable();
   for (const register of ROUTE_MODULES) register(router, context);
+  // Support ask reads crawl and batch jobs through the jobs module's store (set up above).
+  context.jobInspector ??= createJobInspector({ ctx: context, jobs: jobStoreOf(context) });
 
   const listener = createRequestListener({
     router,
