@@ -18,8 +18,12 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
 
 /** Validates query parameters (first value of each name) with a shared query schema. */
 export function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParams): z.output<S> {
+  // Own properties only: with `in` and plain assignment, names such as `constructor` or
+  // `__proto__` were taken for already present and silently dropped instead of refused.
   const values: Record<string, string> = {};
-  for (const [name, value] of query) if (!(name in values)) values[name] = value;
+  for (const [name, value] of query) {
+    if (!Object.hasOwn(values, name)) Object.defineProperty(values, name, { value, enumerable: true, configurable: true, writable: true });
+  }
   return parseBody(schema, values);
 }
 
