@@ -17,7 +17,8 @@ export function registerBrowserRoutes(router: Router, ctx: ServiceContext, opts?
   const group = { group: 'browser' as const };
 
   router.add('POST', '/v2/browser', async (req) => {
-    const body = parseBody(browserCreateRequestSchema, req.body ?? {});
+    // Only an absent body means "all defaults": a JSON `null` is not an object and is refused.
+    const body = parseBody(browserCreateRequestSchema, req.body === undefined ? {} : req.body);
     const ttlSec = body.ttl ?? DEFAULT_TTL_SEC;
     const session = await manager.create(req.team, req.apiKey, {
       kind: 'browser',
