@@ -4,18 +4,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Worker } from '@temporalio/worker';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { WORKFLOWS_PATH } from '../../src/worker.js';
-import { HISTORIES_DIR } from '../helpers/histories.js';
+import { decodeHistory, HISTORIES_DIR, HISTORY_EXTENSION } from '../helpers/histories.js';
 import { quietTemporalLogs } from '../helpers/temporal.js';
 
 const REQUIRED = ['success', 'failure-repaired', 'budget-stop', 'cancelled'];
 
 test('recorded histories of every path replay against the current workflow code', async () => {
   quietTemporalLogs();
-  const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json'));
-  for (const name of REQUIRED) assert.ok(files.includes(`${name}.json`), `missing recorded history ${name}.json (record with RECORD_HISTORIES=1)`);
-  const histories = files.map((f) => ({ workflowId: f.replace(/\.json$/, ''), history: historyFromJSON(JSON.parse(readFileSync(HISTORIES_DIR + f, 'utf8'))) }));
+  const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith(HISTORY_EXTENSION));
+  for (const name of REQUIRED) {
+    assert.ok(files.includes(`${name}${HISTORY_EXTENSION}`), `missing recorded history ${name}${HISTORY_EXTENSION} (record with RECORD_HISTORIES=1 npm test)`);
+  }
+  const histories = files.map((f) => ({ workflowId: f.slice(0, -HISTORY_EXTENSION.length), history: decodeHistory(readFileSync(HISTORIES_DIR + f)) }));
   const failures: string[] = [];
   for await (const result of Worker.runReplayHistories({ workflowsPath: WORKFLOWS_PATH, replayName: 'webdata-replay' }, histories)) {
     if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);

@@ -1,0 +1,424 @@
+// Chaos scenarios 1-3 on one map → select → crawl → batch pipeline (interact off), each compared
+// with a clean run of the same input on the same demo site: status, stored URL set, credits.
+//   1. the worker is SIGKILLed at random moments and restarted each time;
+//   2. the Temporal dev server is stopped and restarted (same SQLite file, same port) mid-run;
+//   3. the service injects 5xx, 429 storms with Retry-After, latency, and drops every webhook.
+// Run with `npm run test:chaos` (CHAOS_PROFILE=ci for the short profile). Not part of `npm test`.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebDataClient } from '../../src/api/client.js';
+import { startPipeline, type PipelineHandle } from '../../src/client/pipeline.js';
+import { STAGE } from '../../src/search-attributes.js';
+import { FilesystemStore } from '../../src/storage/index.js';
+import { startWebhookServer, type WebhookServer } from '../../src/webhooks/index.js';
+import type { PipelineInput } from '../../src/workflows/input.js';
+import type { PipelineResult } from '../../src/workflows/state.js';
+import type { FaultConfig } from '../../service/src/core/contract.js';
+import { quietTemporalLogs } from '../helpers/temporal.js';
+import {
+  chaosProfile, prebuiltWorkflowBundle, seededRandom, sleep, spawnWorker, startRecordingService, startTemporalServer,
+  TEST_KEY, waitFor, WEBHOOK_SECRET, WORKER_KEY,
+  type RecordedRequest, type RecordingService, type TemporalServer, type WorkerProcess,
+} from './harness.js';
+import { eventIdentity, eventMs, historyFigures, recordScenario, seconds, stats } from './report.js';
+
+const profile = chaosProfile();
+const TASK_QUEUE = 'chaos';
+const COLLECT_PAGE_SIZE = 20;
+
+let dir: string;
+let temporal: TemporalServer;
+let service: RecordingService;
+let webhook: WebhookServer;
+let api: WebDataClient;
+let store: FilesystemStore;
+let bundlePath: string;
+let worker: WorkerProcess | undefined;
+const workerLog: string[] = [];
+const webhookDecisions: Array<{ at: number; outcome: string; type?: string }> = [];
+
+before(async () => {
+  quietTemporalLogs();
+  dir = mkdtempSync(join(tmpdir(), 'webdata-chaos-'));
+  temporal = await startTemporalServer({ dbFilename: join(dir, 'temporal.db') });
+  service = await startRecordingService({ sitePages: profile.sitePages });
+  webhook = await startWebhookServer({
+    client: temporal.client,
+    secret: WEBHOOK_SECRET,
+    onDecision: (d) => webhookDecisions.push({ at: Date.now(), outcome: d.outcome, type: d.type }),
+  });
+  api = new WebDataClient({ apiKey: TEST_KEY, baseUrl: service.url });
+  store = new FilesystemStore({ root: join(dir, 'store') });
+  bundlePath = await prebuiltWorkflowBundle(dir);
+  worker = await startWorker();
+});
+
+after(async () => {
+  await worker?.kill('SIGKILL');
+  await webhook?.close();
+  await api?.close();
+  await store?.close();
+  await service?.close();
+  await temporal?.close();
+  if (dir && process.env.CHAOS_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
+});
+
+async function startWorker(): Promise<WorkerProcess> {
+  const w = spawnWorker({
+    temporalAddress: temporal.address,
+    serviceUrl: service.url,
+    apiKey: WORKER_KEY,
+    store: join(dir, 'store'),
+    taskQueue: TASK_QUEUE,
+    bundlePath,
+    collectPageSize: COLLECT_PAGE_SIZE,
+  }, workerLog);
+  await w.ready;
+  return w;
+}
+
+const input = (): PipelineInput => ({
+  url: `${service.siteUrl}/`,
+  select: { include: ['^/blog/post-', '^/docs/', '^/shop/item-'] },
+  // Query variants (/shop/item-3?color=red) are deduplicated, so which pages a limited crawl
+  // reaches first cannot change the stored set: crawl ∪ batch is always the selection (+ /).
+  crawl: { limit: profile.crawlLimit, ignoreQueryParameters: true },
+  stages: { interact: false },
+  webhookUrl: webhook.url,
+});
+
+interface RunFigures {
+  id: string;
+  result: PipelineResult;
+  urls: string[];
+  /** Credits the service's ledger charged while the run was going. */
+  charged: number;
+  crawlJobs: string[];
+  batchJobs: string[];
+  startedAt: number;
+  endedAt: number;
+  requests: RecordedRequest[];
+}
+
+let seq = 0;
+async function launch(name: string): Promise<{ handle: PipelineHandle; startedAt: number; ledgerFrom: number; requestsFrom: number }> {
+  const ledgerFrom = service.ledger.length;
+  const requestsFrom = service.requests.length;
+  const startedAt = Date.now();
+  const handle = await startPipeline(temporal.client, input(), { taskQueue: TASK_QUEUE, workflowId: `chaos-${name}-${Date.now()}-${++seq}` });
+  return { handle, startedAt, ledgerFrom, requestsFrom };
+}
+
+async function settle(run: Awaited<ReturnType<typeof launch>>, result: PipelineResult): Promise<RunFigures> {
+  const endedAt = Date.now();
+  const urls: string[] = [];
+  for await (const doc of store.readDocuments(run.handle.workflowId)) if (doc.kind === 'crawl' || doc.kind === 'batch') urls.push(doc.url);
+  const charged = service.ledger.slice(run.ledgerFrom).reduce((n, e) => n + e.credits, 0);
+  const activity = async (endpoint: 'crawl' | 'batch_scrape') =>
+    (await api.listActivity({ endpoint, limit: 100 })).data.filter((e) => Date.parse(e.created_at) >= run.startedAt - 1000).map((e) => e.id);
+  return {
+    id: run.handle.workflowId,
+    result,
+    urls,
+    charged: Math.round(charged * 100) / 100,
+    crawlJobs: await activity('crawl'),
+    batchJobs: await activity('batch_scrape'),
+    startedAt: run.startedAt,
+    endedAt,
+    requests: service.requests.slice(run.requestsFrom),
+  };
+}
+
+let clean: RunFigures | undefined;
+
+/** The invariants every scenario checks against the clean run. */
+function assertSameAsClean(run: RunFigures, what: string): void {
+  assert.ok(clean, 'the clean run did not complete');
+  assert.equal(run.result.status, 'completed', `${what}: ${JSON.stringify(run.result.stages)}`);
+  for (const stage of ['map', 'select', 'crawl', 'batch'] as const) {
+    assert.equal(run.result.stages[stage]?.status, clean.result.stages[stage]?.status, `${what}: ${stage} status`);
+  }
+  assert.equal(new Set(run.urls).size, run.urls.length, `${what}: a page was stored twice`);
+  assert.deepEqual([...run.urls].sort(), [...clean.urls].sort(), `${what}: stored URL set differs from the clean run`);
+  assert.equal(run.crawlJobs.length, 1, `${what}: crawl jobs started: ${run.crawlJobs.join(', ')}`);
+  assert.equal(run.batchJobs.length, 1, `${what}: batch jobs started: ${run.batchJobs.join(', ')}`);
+  assert.deepEqual(run.crawlJobs, [run.result.stages.crawl?.jobId]);
+  assert.deepEqual(run.batchJobs, [run.result.stages.batch?.jobId]);
+  assert.equal(run.charged, clean.charged, `${what}: the service charged ${run.charged} credits, the clean run ${clean.charged}`);
+  assert.equal(run.result.credits.spent, clean.result.credits.spent, `${what}: credits spent per the workflow`);
+  assert.equal(run.result.documents, clean.result.documents);
+}
+
+/** First time each stage (STAGE search attribute) was seen, polled while `running` is pending. */
+async function trackStages(handle: PipelineHandle, running: Promise<unknown>): Promise<Map<string, number>> {
+  const seen = new Map<string, number>();
+  let done = false;
+  running.then(() => { done = true; }, () => { done = true; });
+  while (!done) {
+    const stage = String((await handle.describe()).typedSearchAttributes.get(STAGE) ?? '');
+    if (stage && !seen.has(stage)) seen.set(stage, Date.now());
+    await sleep(100);
+  }
+  if (!seen.has('done')) seen.set('done', Date.now());
+  return seen;
+}
+
+const KILL_STAGES = ['map', 'select', 'crawl', 'batch'] as const;
+let stageMs: Record<string, number> = {};
+
+test('clean runs (a warm-up and the reference): identical', { timeout: profile.scenarioTimeoutMs }, async () => {
+  // The first run warms the service's caches; the second is the reference the scenarios
+  // compare with, and the two must agree, or no comparison would mean anything.
+  const runs: RunFigures[] = [];
+  let stages = new Map<string, number>();
+  for (const name of ['warmup', 'clean']) {
+    const run = await launch(name);
+    const resultP = run.handle.result();
+    stages = await trackStages(run.handle, resultP);
+    runs.push(await settle(run, await resultP));
+  }
+  const [warmup, reference] = runs;
+  clean = reference;
+  const result = reference.result;
+  assert.equal(result.status, 'completed', JSON.stringify(result.stages));
+  assert.equal(new Set(reference.urls).size, reference.urls.length);
+  assert.ok(reference.urls.length >= profile.crawlLimit, `only ${reference.urls.length} pages stored`);
+  assert.ok((result.stages.batch?.documents ?? 0) > 0, 'the batch stage scraped nothing: the scenarios would not exercise it');
+  assertSameAsClean(warmup, 'two clean runs');
+  const order = [...KILL_STAGES, 'done'];
+  stageMs = Object.fromEntries(KILL_STAGES.map((s, i) => [s, (stages.get(order[i + 1]) ?? 0) - (stages.get(s) ?? 0)]));
+  recordScenario(profile.name, '0-clean', {
+    scenario: '0. clean run',
+    injected: 'nothing (reference; a warm-up run before it gave the same result)',
+    outcome: result.status,
+    figures: {
+      pages: reference.urls.length,
+      'crawl / batch pages': `${result.stages.crawl?.documents ?? 0} / ${result.stages.batch?.documents ?? 0}`,
+      credits: reference.charged,
+      duration: seconds(reference.endedAt - reference.startedAt),
+      'stage durations': KILL_STAGES.map((s) => `${s} ${seconds(stageMs[s])}`).join(', '),
+      'worker requests': reference.requests.filter((r) => r.key === WORKER_KEY).length,
+      'webhooks received': webhookDecisions.filter((d) => d.at >= reference.startedAt && d.at <= reference.endedAt).length,
+    },
+  });
+});
+
+test(`1. worker SIGKILLed at ${profile.kills} random moments`, { timeout: profile.scenarioTimeoutMs }, async () => {
+  assert.ok(clean, 'needs the clean run');
+  const cleanMs = clean.endedAt - clean.startedAt;
+  const random = seededRandom(profile.seed);
+  // Random moments spread over the stages in proportion to their length in the clean run:
+  // a stage, then an offset into it (counted from when the stage began or the restarted
+  // worker resumed the run, whichever is later).
+  const total = KILL_STAGES.reduce((n, s) => n + stageMs[s], 0);
+  const plan = Array.from({ length: profile.kills }, () => {
+    let pick = random() * total;
+    const stage = KILL_STAGES.find((s) => (pick -= stageMs[s]) < 0) ?? 'batch';
+    return { stage, offset: Math.round(random() * 0.8 * stageMs[stage]) };
+  }).sort((a, b) => KILL_STAGES.indexOf(a.stage) - KILL_STAGES.indexOf(b.stage) || a.offset - b.offset);
+  const run = await launch('kills');
+  let done = false;
+  const resultP = run.handle.result().finally(() => { done = true; });
+  resultP.catch(() => undefined);
+
+  interface Kill { planned: string; at: number; stage: string; inFlight: string[]; stored: number; resumedAt?: number }
+  const kills: Kill[] = [];
+  let current = worker as WorkerProcess;
+  let resumedAt = Date.now();
+  const identityOf = (w: WorkerProcess) => `${w.child.pid}@`;
+  const stageOf = async () => String((await run.handle.describe()).typedSearchAttributes.get(STAGE) ?? '?');
+  for (const { stage, offset } of plan) {
+    // Wait until this worker has done something for the run (it has resumed it).
+    if (kills.length > 0) {
+      await waitFor(async () => {
+        if (done) return true;
+        const history = await run.handle.fetchHistory();
+        const mine = (history.events ?? []).find((e) => eventIdentity(e)?.startsWith(identityOf(current)));
+        if (mine) kills[kills.length - 1].resumedAt = eventMs(mine);
+        return mine !== undefined;
+      }, profile.scenarioTimeoutMs, 'the restarted worker to resume the run', 300);
+      resumedAt = Date.now();
+    }
+    // Then until the planned stage (or a later one) runs, then the offset.
+    const wanted = KILL_STAGES.indexOf(stage);
+    let stageAt = Date.now();
+    await waitFor(async () => {
+      if (done) return true;
+      const now = await stageOf();
+      const index = now === 'done' ? KILL_STAGES.length : KILL_STAGES.indexOf(now as (typeof KILL_STAGES)[number]);
+      stageAt = Date.now();
+      return index >= wanted;
+    }, profile.scenarioTimeoutMs, `stage ${stage}`, 50);
+    const deadline = Math.max(stageAt, resumedAt) + offset;
+    while (!done && Date.now() < deadline) await sleep(Math.min(50, deadline - Date.now()));
+    if (done) break;
+    const actual = await stageOf();
+    const inFlight = service.inFlight(WORKER_KEY);
+    const stored = (await store.count(run.handle.workflowId)).documents;
+    const at = Date.now();
+    await current.kill('SIGKILL');
+    current = await startWorker();
+    worker = current;
+    kills.push({ planned: `${stage}+${seconds(offset)}`, at, stage: actual, inFlight, stored });
+  }
+  const result = await resultP;
+  const figures = await settle(run, result);
+  const history = await run.handle.fetchHistory();
+  const h = historyFigures(history);
+  const lastKill = kills[kills.length - 1];
+  if (lastKill && lastKill.resumedAt === undefined) {
+    const mine = (history.events ?? []).find((e) => eventIdentity(e)?.startsWith(identityOf(current)));
+    if (mine) lastKill.resumedAt = eventMs(mine);
+  }
+  const recoveries = kills.filter((k) => k.resumedAt !== undefined).map((k) => (k.resumedAt as number) - k.at);
+  const r = stats(recoveries);
+  for (const k of kills) {
+    console.log(`kill (planned ${k.planned}): stage ${k.stage}, in flight [${k.inFlight.join(', ')}], ${k.stored} pages stored, resumed after ${k.resumedAt ? seconds(k.resumedAt - k.at) : '-'}`);
+  }
+  recordScenario(profile.name, '1-kills', {
+    scenario: '1. worker SIGKILL',
+    injected: `${kills.length} SIGKILLs of the worker process at random moments (seed ${profile.seed}), restarted each time; ${clean.urls.length} pages`,
+    outcome: `${result.status}; same URLs and credits as clean`,
+    figures: {
+      kills: kills.length,
+      'kills by stage': Object.entries(kills.reduce<Record<string, number>>((m, k) => ({ ...m, [k.stage]: (m[k.stage] ?? 0) + 1 }), {})).map(([s, n]) => `${s} ${n}`).join(', '),
+      'kills with a request in flight': kills.filter((k) => k.inFlight.length > 0).length,
+      'activity retries': h.retries,
+      'activity timeouts': h.timeouts,
+      'time to resume (min/median/max)': `${seconds(r.min)} / ${seconds(r.median)} / ${seconds(r.max)}`,
+      duration: `${seconds(figures.endedAt - figures.startedAt)} (clean ${seconds(cleanMs)})`,
+      'pages stored': `${figures.urls.length} (duplicates ${figures.urls.length - new Set(figures.urls).size})`,
+      'crawl / batch jobs': `${figures.crawlJobs.length} / ${figures.batchJobs.length}`,
+      credits: `${figures.charged} (clean ${clean.charged})`,
+    },
+  });
+  assert.equal(kills.length, profile.kills, `the run completed after only ${kills.length} kills`);
+  assertSameAsClean(figures, 'after the kills');
+  assert.ok(h.retries + h.timeouts > 0, 'no activity was retried: no kill hit an activity');
+});
+
+test('2. Temporal dev server stopped and restarted mid-run (same --db-filename)', { timeout: profile.scenarioTimeoutMs }, async () => {
+  assert.ok(clean, 'needs the clean run');
+  const run = await launch('temporal-restart');
+  let done = false;
+  const resultP = run.handle.result().finally(() => { done = true; });
+  resultP.catch(() => undefined);
+  const outages: Array<{ stage: string; downMs: number; stoppedAt: number; startedAt: number }> = [];
+  // Stop it during the crawl, and (full profile) again during the batch stage.
+  const stages = profile.name === 'full' ? ['crawl', 'batch'] : ['crawl'];
+  const downMs = profile.name === 'full' ? 8_000 : 4_000;
+  for (const stage of stages) {
+    await waitFor(async () => done || String((await run.handle.describe()).typedSearchAttributes.get(STAGE)) === stage, profile.scenarioTimeoutMs, `stage ${stage}`, 100);
+    if (done) break;
+    const stoppedAt = Date.now();
+    await temporal.stop();
+    await sleep(downMs);
+    await temporal.start();
+    outages.push({ stage, downMs: Date.now() - stoppedAt, stoppedAt, startedAt: Date.now() });
+    assert.equal(worker?.child.exitCode, null, `the worker exited during the outage: ${worker?.output().slice(-2000)}`);
+  }
+  const result = await resultP;
+  const figures = await settle(run, result);
+  const history = await run.handle.fetchHistory();
+  const h = historyFigures(history);
+  const recoveries = outages.map((o) => {
+    const next = (history.events ?? []).find((e) => eventMs(e) >= o.startedAt && (e.workflowTaskCompletedEventAttributes || e.activityTaskCompletedEventAttributes));
+    return next ? eventMs(next) - o.startedAt : Number.NaN;
+  });
+  recordScenario(profile.name, '2-temporal', {
+    scenario: '2. Temporal restart',
+    injected: `dev server stopped (SIGTERM) for ${outages.map((o) => `${seconds(o.downMs)} in ${o.stage}`).join(', ')}, restarted on the same port and SQLite file`,
+    outcome: `${result.status}; same URLs and credits as clean; worker reconnected by itself`,
+    figures: {
+      outages: outages.length,
+      'activity retries': h.retries,
+      'time to progress after restart': recoveries.map((ms) => seconds(ms)).join(', '),
+      duration: `${seconds(figures.endedAt - figures.startedAt)} (clean ${seconds(clean.endedAt - clean.startedAt)})`,
+      'pages stored': figures.urls.length,
+      'crawl / batch jobs': `${figures.crawlJobs.length} / ${figures.batchJobs.length}`,
+      credits: `${figures.charged} (clean ${clean.charged})`,
+    },
+  });
+  assert.equal(outages.length, stages.length, 'the run ended before every outage');
+  assertSameAsClean(figures, 'after the Temporal restart');
+});
+
+test('3. 5xx, 429 storms with Retry-After, latency and lost webhooks', { timeout: profile.scenarioTimeoutMs }, async () => {
+  assert.ok(clean, 'needs the clean run');
+  const statuses = [500, 502, 503, 504];
+  const base = (i: number): FaultConfig => ({
+    errorRate: profile.errorRate,
+    errorStatus: statuses[i % statuses.length],
+    latencyMs: profile.latencyMs,
+    webhookDropRate: 1,
+  });
+  service.app.faults.set('local', base(0));
+  const webhooksBefore = webhookDecisions.length;
+  const run = await launch('faults');
+  let done = false;
+  const resultP = run.handle.result().finally(() => { done = true; });
+  resultP.catch(() => undefined);
+  let storms = 0;
+  try {
+    for (let i = 0; i < profile.storms && !done; i++) {
+      const gapEnd = Date.now() + profile.stormGapMs;
+      while (!done && Date.now() < gapEnd) await sleep(50);
+      if (done) break;
+      service.app.faults.set('local', { ...base(i + 1), rateLimitStorm: { until: Date.now() + profile.stormMs, retryAfterSec: profile.retryAfterSec } });
+      storms += 1;
+      const stormEnd = Date.now() + profile.stormMs;
+      while (!done && Date.now() < stormEnd) await sleep(50);
+      service.app.faults.set('local', base(i + 1));
+    }
+    await resultP;
+  } finally {
+    service.app.faults.set('local', undefined);
+  }
+  const result = await resultP;
+  const figures = await settle(run, result);
+  const h = historyFigures(await run.handle.fetchHistory());
+
+  // After every 429 with Retry-After N, the worker's next request on that route comes ≥ N s later.
+  const mine = figures.requests.filter((r) => r.key === WORKER_KEY).sort((a, b) => a.at - b.at);
+  const rateLimited = mine.filter((r) => r.status === 429 && r.retryAfterSec !== undefined);
+  const violations: string[] = [];
+  const slack: number[] = [];
+  for (const r of rateLimited) {
+    const next = mine.find((n) => n.route === r.route && n.at > r.at);
+    if (!next) continue;
+    const waited = next.at - r.doneAt;
+    slack.push(waited - (r.retryAfterSec as number) * 1000);
+    if (waited < (r.retryAfterSec as number) * 1000) {
+      violations.push(`${r.route}: 429 (Retry-After ${r.retryAfterSec}) answered at ${r.doneAt}, next request ${waited} ms later`);
+    }
+  }
+  const injected5xx = mine.filter((r) => r.status >= 500).length;
+  const webhooksReceived = webhookDecisions.length - webhooksBefore;
+  const s = stats(slack);
+  recordScenario(profile.name, '3-faults', {
+    scenario: '3. service faults',
+    injected: `${Math.round(profile.errorRate * 100)}% 5xx (500/502/503/504) on every route, +${profile.latencyMs} ms latency, ${storms} storms of 429 (${seconds(profile.stormMs)}, Retry-After ${profile.retryAfterSec} s), every webhook dropped`,
+    outcome: `${result.status}; same URLs and credits as clean; ${violations.length} requests before Retry-After`,
+    figures: {
+      'worker requests': mine.length,
+      '5xx answered': injected5xx,
+      '429 answered': rateLimited.length,
+      'requests delayed by Retry-After': slack.length,
+      'wait beyond Retry-After (min/median/max)': `${seconds(s.min)} / ${seconds(s.median)} / ${seconds(s.max)}`,
+      'requests sent before Retry-After passed': violations.length,
+      'activity retries': h.retries,
+      'webhooks received': webhooksReceived,
+      duration: `${seconds(figures.endedAt - figures.startedAt)} (clean ${seconds(clean.endedAt - clean.startedAt)})`,
+      credits: `${figures.charged} (clean ${clean.charged})`,
+    },
+  });
+  assert.ok(storms > 0, 'the run ended before the first storm');
+  assert.ok(rateLimited.length > 0, 'no request met a storm');
+  assert.ok(injected5xx > 0, 'no 5xx was injected');
+  assert.deepEqual(violations, [], 'requests were sent before Retry-After passed');
+  assert.equal(webhooksReceived, 0, 'a webhook got through although every delivery was dropped');
+  assertSameAsClean(figures, 'under service faults');
+});
