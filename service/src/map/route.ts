@@ -25,6 +25,9 @@ async function map(rt: JobsRuntime, cache: SitemapCache, req: RouteRequest): Pro
   rt.ctx.activity.record({ id, teamId: req.team.id, endpoint: 'map', createdAt: rt.ctx.now(), target: options.url });
   const signal = options.timeout !== undefined ? AbortSignal.any([req.signal, AbortSignal.timeout(options.timeout)]) : req.signal;
   const links = await mapSite(rt, cache, options, signal);
+  // The caller went away (req.signal, not the `timeout` option): mapSite answers what it found
+  // on abort, but nobody can receive it, so it is not billed; the caller's retry pays once.
+  if (req.signal.aborted) return { body: null, dropConnection: true };
   rt.ctx.ledger.charge({ teamId: req.team.id, apiKey: req.apiKey, credits, reason: 'map', jobId: id });
   return { body: { success: true, links } };
 }
