@@ -1,22 +1,12 @@
-// The support ask tests' stack: the real service (real engines, all routes) in front of the
-// demo site, a JSON client, job waiters, and support ask itself. Support needs read access
-// to crawl and batch jobs (ctx.jobInspector); until the jobs module sets it, the stack
-// serves the app's routes with the job routes registered once more over a runtime whose
-// store the inspector can read.
+// The support ask tests' stack: the real service (real engines, all routes, the job
+// inspector over the jobs module's store) in front of the demo site, a JSON client, job
+// waiters, and support ask itself.
 import { createServiceApp, type ServiceApp, type ServiceAppOptions } from '../src/app.js';
-import type { Router, ServiceContext, TeamConfig } from '../src/core/contract.js';
+import type { ServiceContext, TeamConfig } from '../src/core/contract.js';
 import { startDemoSite, type DemoSite, type DemoSiteOptions } from '../src/demo-site/index.js';
-import { createRequestListener, type RequestListener } from '../src/http/platform.js';
 import { silentLogger } from '../src/http/logger.js';
-import { RouteTable } from '../src/http/router.js';
 import { listen } from '../src/http/server.js';
-import { registerBatchRoutes } from '../src/jobs/batch-routes.js';
-import { registerCrawlRoutes } from '../src/jobs/crawl-routes.js';
-import { JobsRuntime } from '../src/jobs/runtime.js';
-import { registerStatusRoutes } from '../src/jobs/status-routes.js';
-import { registerMapRoute } from '../src/map/route.js';
-import { RateLimiter } from '../src/ratelimit/limiter.js';
-import { applyFix, createJobInspector, registerSupportRoutes, type SupportEnvelope } from '../src/support/index.js';
+import { applyFix, type SupportEnvelope } from '../src/support/index.js';
 import { call as rawCall, team, type ApiAnswer } from './platform-helpers.js';
 
 export { team, applyFix };
@@ -31,32 +21,12 @@ export interface SupportStack {
   close(): Promise<void>;
 }
 
-const JOB_ROUTES = /^\/v2\/(crawl|batch\/scrape|map)(\/|$)/;
-
-/** The app's routes, with the job routes over a runtime whose store support can read. */
-function withJobInspector(app: ServiceApp, now: () => number, closeSignal: AbortSignal): RequestListener {
-  const ctx = app.context;
-  const router = new RouteTable();
-  for (const r of app.router.list()) if (!JOB_ROUTES.test(r.pattern)) router.add(r.method, r.pattern, r.handler, r.options);
-  const rt = new JobsRuntime(ctx);
-  const jobs: Router = router;
-  registerCrawlRoutes(jobs, rt);
-  registerStatusRoutes(jobs, rt, { kind: 'crawl', base: '/v2/crawl', readGroup: 'crawl_status', writeGroup: 'crawl' });
-  registerBatchRoutes(jobs, rt);
-  registerStatusRoutes(jobs, rt, { kind: 'batch_scrape', base: '/v2/batch/scrape', readGroup: 'batch_status', writeGroup: 'batch_scrape' });
-  registerMapRoute(jobs, rt);
-  ctx.jobInspector = createJobInspector({ ctx, jobs: rt.store });
-  return createRequestListener({ router, teams: app.teams, limiter: new RateLimiter(now), faults: app.faults, now, log: silentLogger, closeSignal });
-}
-
 export async function startSupportStack(opts: { teams: TeamConfig[]; config?: ServiceAppOptions['config']; site?: DemoSiteOptions; now?: () => number }): Promise<SupportStack> {
   const site = await startDemoSite(opts.site ?? { pages: 30 });
   const now = opts.now ?? Date.now;
   const app = createServiceApp({ teams: opts.teams, config: opts.config, logger: silentLogger, now });
-  if (!app.router.list().some((r) => r.pattern === '/v2/support/ask')) registerSupportRoutes(app.router, app.context);
-  const closing = new AbortController();
-  const listener = app.context.jobInspector ? app.listener : withJobInspector(app, now, closing.signal);
-  const server = await listen(listener);
+  if (!app.context.jobInspector) throw new Error('the app does not give support ask a job inspector');
+  const server = await listen(app.listener);
   return {
     api: server.url,
     site,
@@ -64,7 +34,6 @@ export async function startSupportStack(opts: { teams: TeamConfig[]; config?: Se
     ctx: app.context,
     call: (method, path, o = {}) => rawCall(server.url, method, path, { key: 'key-a', ...o }),
     async close() {
-      closing.abort();
       await Promise.all([server.close(), app.close()]);
       await site.close();
     },

@@ -2,6 +2,8 @@
 // diagnosis; probes take their signal from it and stop when it runs out.
 
 export const SUPPORT_BUDGET_MS = 60_000;
+/** Probes stop this long before the budget ends. */
+export const PROBE_MARGIN_MS = 300;
 
 export class Budget {
   private readonly controller = new AbortController();
@@ -40,9 +42,12 @@ export class Budget {
     return Date.now() - this.startedAt;
   }
 
-  /** A signal that aborts after `ms` or with the budget, whichever comes first. */
+  /**
+   * A signal that aborts after `ms` or shortly before the budget ends, whichever comes
+   * first: a probe cut short by it still leaves time to conclude from what it found.
+   */
   within(ms: number): AbortSignal {
-    return AbortSignal.any([this.signal, AbortSignal.timeout(Math.max(1, Math.min(ms, this.remaining())))]);
+    return AbortSignal.any([this.signal, AbortSignal.timeout(Math.max(1, Math.min(ms, this.remaining() - PROBE_MARGIN_MS)))]);
   }
 
   dispose(): void {

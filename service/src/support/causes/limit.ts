@@ -31,9 +31,9 @@ export const limitCause: Cause = {
     return {
       cause: this.id,
       confidence: 'high',
-      answer: `The ${describeJob(job)} stopped at its limit of ${limit} pages, but ${dry.capped ? `at least ${cap}` : dry.pages.length + dry.failed.length} pages are in scope${dry.failed.length ? ` (${dry.failed.length} of them fail at the site)` : ''}. Set limit to ${proposed}.${credits}`,
+      answer: `The ${describeJob(job)} stopped at its limit of ${limit} pages, but ${dry.capped ? `at least ${cap}` : `${dry.timedOut ? 'at least ' : ''}${dry.pages.length + dry.failed.length}`} pages are in scope${dry.failed.length ? ` (${dry.failed.length} of them fail at the site)` : ''}. Set limit to ${proposed}.${credits}`,
       fixParameters: { limit: proposed },
-      validation: { tested: true, result: 'success', evidence: `a dry crawl with the same options ${dry.capped ? `filled its cap of ${cap} pages` : `found ${plural(dry.pages.length, 'page')} in scope`}: ${samplePaths(dry.pages)}` },
+      validation: { tested: true, result: 'success', evidence: `a dry crawl with the same options ${dry.capped ? `filled its cap of ${cap} pages` : `found ${plural(dry.pages.length, 'page')} in scope${dry.timedOut ? ' before it ran out of time' : ''}`}: ${samplePaths(dry.pages)}` },
       feedback: null,
     };
   },
