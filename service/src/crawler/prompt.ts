@@ -3,25 +3,10 @@
 // the documented rule-based reading of crawl-prompt/rules.ts does; callers merge explicit
 // request options over what this returns.
 import type { ServiceContext } from '../core/contract.js';
-import { generateCrawlOptions } from '../crawl-prompt/index.js';
+import { generateCrawlOptions, type CrawlPromptOptions } from '../crawl-prompt/index.js';
 
 /** The options a prompt may generate (reference 4.6 `data`). */
-export interface GeneratedCrawlOptions {
-  includePaths?: string[];
-  excludePaths?: string[];
-  maxDepth?: number;
-  maxDiscoveryDepth?: number;
-  crawlEntireDomain?: boolean;
-  allowExternalLinks?: boolean;
-  allowSubdomains?: boolean;
-  sitemap?: 'skip' | 'include' | 'only';
-  ignoreQueryParameters?: boolean;
-  ignoreRobotsTxt?: boolean;
-  robotsUserAgent?: string;
-  deduplicateSimilarURLs?: boolean;
-  delay?: number;
-  limit?: number;
-}
+export type GeneratedCrawlOptions = CrawlPromptOptions;
 
 export async function applyCrawlPrompt(
   input: { url: string; prompt: string; signal?: AbortSignal },

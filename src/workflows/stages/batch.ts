@@ -1,7 +1,7 @@
 // batch: scrape the selected URLs the crawl did not return (or all selected URLs in batch mode).
 import { reads, starts } from '../activities.js';
-import { awaitCredits, creditsLeft } from '../budget.js';
-import { creditsPerPage, fitUnits } from '../credit-guard.js';
+import { creditsPerPage } from '../credit-guard.js';
+import { fitJob } from './fit-job.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { webhookFor } from './crawl.js';
 import { runJob } from './job.js';
@@ -29,30 +29,19 @@ export async function runBatch(rt: PipelineRuntime): Promise<StageOutcome> {
   }
 
   const batch = config.batch ?? {};
-  const perPage = creditsPerPage(batch.scrapeOptions);
-  const strategy = config.budget?.strategy ?? 'clamp';
-  let count = report.urls ?? 0;
-  let allowance = Number.POSITIVE_INFINITY;
-  if (!state.activeJob && (state.credits.budget !== null || config.budget?.monthlyCap !== undefined)) {
-    if (!(await awaitCredits(rt, perPage))) return { kind: 'skipped', reason: `budget: ${perPage} credits needed for one page` };
-    const left = await creditsLeft(rt);
-    allowance = left;
-    if (strategy === 'clamp') {
-      const fit = fitUnits(count, perPage, left);
-      if (fit.kind === 'none') return { kind: 'skipped', reason: 'budget: nothing left' };
-      if (fit.kind === 'clamped') {
-        state.credits.events.push(`batch: ${fit.from} URLs trimmed to ${fit.units} (budget)`);
-        count = fit.units;
-      }
-    }
-  }
+  const wanted = report.urls ?? 0;
+  const fit = state.activeJob
+    ? { kind: 'run' as const, units: wanted, allowance: Number.POSITIVE_INFINITY, tight: false }
+    : await fitJob(rt, 'batch: URLs', wanted, creditsPerPage(batch.scrapeOptions));
+  if (fit.kind === 'skip') return { kind: 'skipped', reason: fit.reason };
+  const count = fit.units;
 
   const options = { ...(batch.scrapeOptions ?? {}), maxConcurrency: batch.maxConcurrency, webhook: webhookFor(rt) };
   return runJob(rt, {
     stage: 'batch',
     kind: 'batch',
-    allowance,
-    tight: strategy === 'stop' && Number.isFinite(allowance),
+    allowance: fit.allowance,
+    tight: fit.tight,
     start: (idempotencyKey) =>
       starts.startBatchScrape.executeWithOptions(
         { summary: `batch scrape ${count} URLs` },

@@ -1,7 +1,7 @@
 // crawl: a filtered crawl (include/exclude/limit from the selection), clamped to the budget.
 import { starts } from '../activities.js';
-import { creditsLeft, awaitCredits } from '../budget.js';
-import { creditsPerPage, fitUnits } from '../credit-guard.js';
+import { creditsPerPage } from '../credit-guard.js';
+import { fitJob } from './fit-job.js';
 import { hostOf, type PipelineRuntime } from '../runtime.js';
 import { runJob } from './job.js';
 import type { StageOutcome } from './types.js';
@@ -22,30 +22,19 @@ export async function runCrawl(rt: PipelineRuntime): Promise<StageOutcome> {
     crawl.limit ??= rt.state.selectedCount;
   }
   const wanted = crawl.limit ?? DEFAULT_CRAWL_LIMIT;
-  const perPage = creditsPerPage(crawl.scrapeOptions);
-  const strategy = config.budget?.strategy ?? 'clamp';
-  let allowance = Number.POSITIVE_INFINITY;
-
-  if (!rt.state.activeJob && (rt.state.credits.budget !== null || config.budget?.monthlyCap !== undefined)) {
-    if (!(await awaitCredits(rt, perPage))) return { kind: 'skipped', reason: `budget: ${perPage} credits needed for one page` };
-    const left = await creditsLeft(rt);
-    allowance = left;
-    if (strategy === 'clamp') {
-      const fit = fitUnits(wanted, perPage, left);
-      if (fit.kind === 'none') return { kind: 'skipped', reason: 'budget: nothing left' };
-      if (fit.kind === 'clamped') {
-        crawl.limit = fit.units;
-        rt.state.credits.events.push(`crawl: limit clamped from ${fit.from} to ${fit.units} (budget)`);
-      }
-    }
-  }
+  // A job resumed after continue-as-new was fitted before it started.
+  const fit = rt.state.activeJob
+    ? { kind: 'run' as const, units: wanted, allowance: Number.POSITIVE_INFINITY, tight: false }
+    : await fitJob(rt, 'crawl: limit', wanted, creditsPerPage(crawl.scrapeOptions));
+  if (fit.kind === 'skip') return { kind: 'skipped', reason: fit.reason };
+  if (fit.units !== wanted) crawl.limit = fit.units;
 
   const body = { url: config.url, ...crawl, webhook: webhookFor(rt) };
   const outcome = await runJob(rt, {
     stage: 'crawl',
     kind: 'crawl',
-    allowance,
-    tight: strategy === 'stop' && Number.isFinite(allowance),
+    allowance: fit.allowance,
+    tight: fit.tight,
     start: (idempotencyKey) =>
       starts.startCrawl.executeWithOptions(
         { summary: `crawl ${hostOf(config.url)} limit ${crawl.limit ?? DEFAULT_CRAWL_LIMIT}` },
