@@ -1,0 +1,23 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readWorkerSettings, WorkerSettingsError } from '../../src/config/worker-env.js';
+
+test('worker settings: every problem on its own line, naming the variable, never echoing the key', () => {
+  try {
+    readWorkerSettings({ WEBDATA_API_URL: 'ftp://x', WEBDATA_MAX_CONCURRENT_ACTIVITIES: 'many', WEBDATA_MAX_ACTIVITIES_PER_SECOND: '0' });
+    assert.fail('expected an error');
+  } catch (err) {
+    assert.ok(err instanceof WorkerSettingsError);
+    const lines = err.problems;
+    assert.ok(lines.some((l) => l.startsWith('WEBDATA_API_URL: ')), lines.join('\n'));
+    assert.ok(lines.some((l) => l.startsWith('WEBDATA_API_KEY: is required')), lines.join('\n'));
+    assert.ok(lines.some((l) => l.startsWith('WEBDATA_MAX_CONCURRENT_ACTIVITIES: must be a whole number')), lines.join('\n'));
+    assert.ok(lines.some((l) => l.startsWith('WEBDATA_MAX_ACTIVITIES_PER_SECOND: must be')), lines.join('\n'));
+  }
+  const key = 'wd-secret-key-123';
+  assert.throws(() => readWorkerSettings({ WEBDATA_API_URL: 'nope', WEBDATA_API_KEY: key }), (err: Error) => !err.message.includes(key));
+  const ok = readWorkerSettings({ WEBDATA_API_URL: 'http://127.0.0.1:3002', WEBDATA_API_KEY: key, WEBDATA_MAX_ACTIVITIES_PER_SECOND: '2.5' });
+  assert.equal(ok.taskQueue, 'webdata');
+  assert.equal(ok.store, '.data/store');
+  assert.equal(ok.maxTaskQueueActivitiesPerSecond, 2.5);
+});
