@@ -325,6 +325,8 @@ export interface WorkerEnv {
   taskQueue: string;
   bundlePath?: string;
   collectPageSize?: number;
+  /** TEMPORAL_LOG_LEVEL of the worker; default CHAOS_WORKER_LOG_LEVEL or WARN. */
+  logLevel?: string;
 }
 
 export interface WorkerProcess {
@@ -352,7 +354,7 @@ export function spawnWorker(env: WorkerEnv, log: string[] = []): WorkerProcess {
       WEBDATA_TASK_QUEUE: env.taskQueue,
       ...(env.bundlePath ? { WEBDATA_WORKFLOW_BUNDLE: env.bundlePath } : {}),
       ...(env.collectPageSize ? { WEBDATA_COLLECT_PAGE_SIZE: String(env.collectPageSize) } : {}),
-      TEMPORAL_LOG_LEVEL: process.env.CHAOS_WORKER_LOG_LEVEL ?? 'WARN',
+      TEMPORAL_LOG_LEVEL: env.logLevel ?? process.env.CHAOS_WORKER_LOG_LEVEL ?? 'WARN',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
