@@ -1,7 +1,7 @@
 // `npm run bench`: the three benchmarks at their default sizes, one after another, each in its
 // own process (its own Temporal dev server, service and worker, all stopped when it ends).
 // Sizes: each benchmark's flags/env (see its header); BENCH_TIMEOUT_S bounds each one.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const BENCHES = ['pipeline-vs-direct.ts', 'history-10k.ts', 'service-throughput.ts'];
@@ -9,9 +9,20 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** A child that outlives its own deadline by this much is killed. */
 const KILL_AFTER_MS = Number(process.env.BENCH_TIMEOUT_S ?? 1500) * 1000 + 120_000;
 
+let stopping = false;
+let current: ChildProcess | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // Pass it on and let the running benchmark close what it started; start no other.
+  process.on(signal, () => {
+    stopping = true;
+    current?.kill(signal);
+  });
+}
+
 function runOne(file: string): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', `bench/${file}`, ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit' });
+    current = child;
     const timer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
@@ -22,13 +33,14 @@ function runOne(file: string): Promise<number> {
 
 const failed: string[] = [];
 for (const file of BENCHES) {
+  if (stopping) break;
   console.log(`\n## ${file}`);
   const t0 = Date.now();
   const code = await runOne(file);
   console.log(`\n(${file}: ${((Date.now() - t0) / 1000).toFixed(0)} s${code === 0 ? '' : `, exit code ${code}`})`);
   if (code !== 0) failed.push(file);
 }
-if (failed.length > 0) {
-  console.error(`bench: ${failed.join(', ')} did not finish`);
+if (failed.length > 0 || stopping) {
+  console.error(`bench: ${stopping ? 'interrupted' : `${failed.join(', ')} did not finish`}`);
   process.exitCode = 1;
 }

@@ -52,13 +52,30 @@ export async function runBench(name: string, timeoutMs: number, body: (closers: 
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${name}: did not finish within ${Math.round(timeoutMs / 1000)} s (BENCH_TIMEOUT_S)`)), timeoutMs);
   });
+  // Ctrl-C or a kill still stops the dev server and the worker; a closed stdout (| head) is no crash.
+  let onSignal: (() => void) | undefined;
+  const interrupted = new Promise<never>((_, reject) => {
+    onSignal = () => reject(new Error(`${name}: interrupted`));
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   try {
-    await Promise.race([body(closers, log), deadline]);
+    await Promise.race([body(closers, log), deadline, interrupted]);
   } catch (err) {
     console.error(err instanceof Error ? err.stack ?? err.message : String(err));
     process.exitCode = 1;
+    // The abandoned body may still await a Temporal call; when its connection closes, the
+    // client's retry timer throws. Nothing is left to measure: note it and keep closing.
+    process.on('uncaughtException', (late: Error) => console.error(`${name}: after stop: ${late.message}`));
   } finally {
     clearTimeout(timer);
+    if (onSignal) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
     await closers.closeAll();
     setTimeout(() => {
       console.error(`${name}: still running 30 s after closing; exiting`);
