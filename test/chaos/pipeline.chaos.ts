@@ -6,7 +6,8 @@
 // Run with `npm run test:chaos` (CHAOS_PROFILE=ci for the short profile). Not part of `npm test`.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebDataClient } from '../../src/api/client.js';
@@ -26,6 +27,7 @@ import {
 import { eventIdentity, eventMs, historyFigures, recordScenario, seconds, stats } from './report.js';
 
 const profile = chaosProfile();
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TASK_QUEUE = 'chaos';
 const COLLECT_PAGE_SIZE = 20;
 
@@ -85,7 +87,11 @@ const input = (): PipelineInput => ({
   select: { include: ['^/blog/post-', '^/docs/', '^/shop/item-'] },
   // Query variants (/shop/item-3?color=red) are deduplicated, so which pages a limited crawl
   // reaches first cannot change the stored set: crawl ∪ batch is always the selection (+ /).
-  crawl: { limit: profile.crawlLimit, ignoreQueryParameters: true },
+  crawl: { limit: profile.crawlLimit, ignoreQueryParameters: true, scrapeOptions: { maxAge: 0 } },
+  // No cache anywhere: every run fetches every page again, so runs take the same time and
+  // the kills land in the same stages as in the clean run.
+  map: { ignoreCache: true },
+  batch: { scrapeOptions: { maxAge: 0 } },
   stages: { interact: false },
   webhookUrl: webhook.url,
 });
@@ -114,11 +120,21 @@ async function launch(name: string): Promise<{ handle: PipelineHandle; startedAt
 
 async function settle(run: Awaited<ReturnType<typeof launch>>, result: PipelineResult): Promise<RunFigures> {
   const endedAt = Date.now();
+  // Kept for post-mortems (.data is git-ignored): the run's history and what the service saw.
+  const debugDir = join(ROOT, '.data', 'chaos', 'runs');
+  mkdirSync(debugDir, { recursive: true });
+  writeFileSync(join(debugDir, `${run.handle.workflowId}.json`), JSON.stringify({
+    history: await run.handle.fetchHistory(),
+    requests: service.requests.slice(run.requestsFrom),
+    ledger: service.ledger.slice(run.ledgerFrom),
+    activity: (await api.listActivity({ limit: 100 })).data,
+  }, null, 1));
   const urls: string[] = [];
   for await (const doc of store.readDocuments(run.handle.workflowId)) if (doc.kind === 'crawl' || doc.kind === 'batch') urls.push(doc.url);
   const charged = service.ledger.slice(run.ledgerFrom).reduce((n, e) => n + e.credits, 0);
   const activity = async (endpoint: 'crawl' | 'batch_scrape') =>
-    (await api.listActivity({ endpoint, limit: 100 })).data.filter((e) => Date.parse(e.created_at) >= run.startedAt - 1000).map((e) => e.id);
+    // The service runs in this process: its created_at and Date.now() share one clock.
+    (await api.listActivity({ endpoint, limit: 100 })).data.filter((e) => Date.parse(e.created_at) >= run.startedAt && Date.parse(e.created_at) <= endedAt).map((e) => e.id);
   return {
     id: run.handle.workflowId,
     result,
@@ -346,7 +362,7 @@ test('2. Temporal dev server stopped and restarted mid-run (same --db-filename)'
   const h = historyFigures(history);
   const recoveries = outages.map((o) => {
     const next = (history.events ?? []).find((e) => eventMs(e) >= o.startedAt && (e.workflowTaskCompletedEventAttributes || e.activityTaskCompletedEventAttributes));
-    return next ? eventMs(next) - o.startedAt : Number.NaN;
+    return next ? eventMs(next) - o.startedAt : undefined;
   });
   recordScenario(profile.name, '2-temporal', {
     scenario: '2. Temporal restart',
@@ -355,7 +371,7 @@ test('2. Temporal dev server stopped and restarted mid-run (same --db-filename)'
     figures: {
       outages: outages.length,
       'activity retries': h.retries,
-      'time to progress after restart': recoveries.map((ms) => seconds(ms)).join(', '),
+      'time to progress after restart': recoveries.map((ms) => (ms === undefined ? '- (no task after the restart)' : seconds(ms))).join(', '),
       duration: `${seconds(figures.endedAt - figures.startedAt)} (clean ${seconds(clean.endedAt - clean.startedAt)})`,
       'pages stored': figures.urls.length,
       'crawl / batch jobs': `${figures.crawlJobs.length} / ${figures.batchJobs.length}`,
