@@ -31,6 +31,18 @@ export function coveringPatterns(urls: Iterable<string>, max = 20): string[] {
   return [...firstSegments];
 }
 
+/** A cheap heartbeat for long loops: at most one per second (the SDK throttles further). */
+function pulse(): () => void {
+  const scope = currentScope();
+  let last = 0;
+  return () => {
+    const now = Date.now();
+    if (now - last < 1000) return;
+    last = now;
+    scope.heartbeat();
+  };
+}
+
 export function createLinkActivities(deps: ActivityDeps) {
   const { client, store } = deps;
 
@@ -54,11 +66,13 @@ export function createLinkActivities(deps: ActivityDeps) {
 
     /** Include/exclude regexes (on the pathname; excludes win) and a limit, in the list's order. */
     async selectUrls(input: SelectInput): Promise<SelectResult> {
+      const beat = pulse();
       const include = (input.include ?? []).map((p) => new RegExp(p));
       const exclude = (input.exclude ?? []).map((p) => new RegExp(p));
       const limit = input.limit ?? Number.POSITIVE_INFINITY;
       const picked: LinkEntry[] = [];
       for await (const link of store.readLinks(input.runId, input.fromList)) {
+        beat();
         if (picked.length >= limit) break;
         const path = pathOf(link.url);
         if (exclude.some((r) => r.test(path))) continue;
@@ -72,10 +86,12 @@ export function createLinkActivities(deps: ActivityDeps) {
 
     /** URLs of `fromList` with no stored document from `coveredByJobs`, into `toList`. */
     async diffUrls(input: DiffInput): Promise<{ count: number; ref: ReturnType<typeof refOf>; sample: string[] }> {
+      const beat = pulse();
       const covered = new Set<string>();
       const norm = (u: string) => u.replace(/\/+$/, '');
       for (const jobId of input.coveredByJobs) {
         for await (const doc of store.readDocuments(input.runId, { jobId })) {
+          beat();
           covered.add(norm(doc.url));
           const finalUrl = (doc.metadata as { url?: string }).url;
           if (finalUrl) covered.add(norm(finalUrl));
@@ -83,6 +99,7 @@ export function createLinkActivities(deps: ActivityDeps) {
       }
       const missing: LinkEntry[] = [];
       for await (const link of store.readLinks(input.runId, input.fromList)) {
+        beat();
         if (!covered.has(norm(link.url))) missing.push(link);
       }
       await appendInChunks(input.runId, input.toList, missing);
@@ -91,9 +108,11 @@ export function createLinkActivities(deps: ActivityDeps) {
 
     /** Stored page URLs matching a regex (first `limit`, insertion order). */
     async findStoredPages(input: { runId: string; match: string; limit: number }): Promise<string[]> {
+      const beat = pulse();
       const re = new RegExp(input.match);
       const urls = new Set<string>();
       for await (const doc of store.readDocuments(input.runId)) {
+        beat();
         if (doc.kind === 'interact' || doc.kind === 'scrape') continue;
         const status = (doc.metadata as { statusCode?: number }).statusCode;
         if (status !== undefined && status >= 400) continue;

@@ -12,7 +12,14 @@ import {
 
 type Activities = ReturnType<typeof createActivities>;
 
-export const reads = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: readRetryPolicy });
+// Quick GETs: a short deadline is also how fast a dead worker is noticed.
+export const reads = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: readRetryPolicy });
+/** Map and link-list work: can take long on large sites, heartbeats so a dead worker is noticed fast. */
+export const lists = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: readRetryPolicy,
+});
 export const starts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: jobStartRetryPolicy });
 export const collectors = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
@@ -22,7 +29,7 @@ export const collectors = proxyActivities<Activities>({
 });
 export const browser = proxyActivities<Activities>({
   startToCloseTimeout: '6 minutes',
-  heartbeatTimeout: '30 seconds',
+  heartbeatTimeout: '15 seconds',
   retry: interactRetryPolicy,
 });
 export const cleanup = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: cleanupRetryPolicy });

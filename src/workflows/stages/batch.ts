@@ -1,5 +1,5 @@
 // batch: scrape the selected URLs the crawl did not return (or all selected URLs in batch mode).
-import { reads, starts } from '../activities.js';
+import { lists, starts } from '../activities.js';
 import { creditsPerPage } from '../credit-guard.js';
 import { fitJob } from './fit-job.js';
 import type { PipelineRuntime } from '../runtime.js';
@@ -19,7 +19,7 @@ export async function runBatch(rt: PipelineRuntime): Promise<StageOutcome> {
         : { kind: 'skipped', reason: 'no selection to complete (select stage off)' };
     }
     const crawlJob = state.reports.crawl?.jobId;
-    const diff = await reads.diffUrls.executeWithOptions(
+    const diff = await lists.diffUrls.executeWithOptions(
       { summary: config.mode === 'batch' ? `batch list from ${source}` : `URLs the crawl missed` },
       [{ runId: state.runId, fromList: source, coveredByJobs: config.mode === 'batch' || !crawlJob ? [] : [crawlJob], toList: 'missing' }],
     );

@@ -3,7 +3,7 @@
 // run is cancelled, in a non-cancellable scope.
 import { CancellationScope } from '@temporalio/workflow';
 import type { InteractPageResult } from '../../activities/types.js';
-import { browser, cleanup, reads } from '../activities.js';
+import { browser, cleanup, lists } from '../activities.js';
 import { awaitCredits } from '../budget.js';
 import { interactWorstCase, spend } from '../credit-guard.js';
 import type { PipelineRuntime } from '../runtime.js';
@@ -14,7 +14,7 @@ export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
   const interact = state.config.interact;
   if (!interact) return { kind: 'skipped', reason: 'no interact rule configured' };
   const report = rt.report('interact');
-  const targets = await reads.findStoredPages.executeWithOptions(
+  const targets = await lists.findStoredPages.executeWithOptions(
     { summary: `pages matching ${interact.match}` },
     [{ runId: state.runId, match: interact.match, limit: interact.maxPages ?? 3 }],
   );

@@ -1,5 +1,5 @@
 // map: list the site's URLs into the store; the workflow keeps the count and a reference.
-import { reads } from '../activities.js';
+import { lists } from '../activities.js';
 import { awaitCredits } from '../budget.js';
 import { spend } from '../credit-guard.js';
 import { hostOf, type PipelineRuntime } from '../runtime.js';
@@ -14,7 +14,7 @@ export async function runMap(rt: PipelineRuntime): Promise<StageOutcome> {
   // The selection's search text orders the map (the service ranks by relevance).
   if (config.select?.search && body.search === undefined) body.search = config.select.search;
   const limit = body.limit ?? 5000;
-  const result = await reads.mapToStore.executeWithOptions(
+  const result = await lists.mapToStore.executeWithOptions(
     { summary: `map ${hostOf(config.url)} limit ${limit}` },
     [{ runId, list: 'mapped', body }],
   );

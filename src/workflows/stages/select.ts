@@ -1,15 +1,15 @@
 // select: apply include/exclude patterns and the limit to the mapped URLs, in the store.
-import { reads } from '../activities.js';
+import { lists } from '../activities.js';
 import type { PipelineRuntime } from '../runtime.js';
 import type { StageOutcome } from './types.js';
 
 export async function runSelect(rt: PipelineRuntime): Promise<StageOutcome> {
-  const { config, runId, lists } = rt.state;
-  if (!lists.mapped) return { kind: 'skipped', reason: 'needs the map stage' };
+  const { config, runId, lists: stored } = rt.state;
+  if (!stored.mapped) return { kind: 'skipped', reason: 'needs the map stage' };
   const select = config.select ?? {};
-  const result = await reads.selectUrls.executeWithOptions(
+  const result = await lists.selectUrls.executeWithOptions(
     { summary: `select ${describe(select)}` },
-    [{ runId, fromList: lists.mapped, toList: 'selected', include: select.include, exclude: select.exclude, limit: select.limit }],
+    [{ runId, fromList: stored.mapped, toList: 'selected', include: select.include, exclude: select.exclude, limit: select.limit }],
   );
   const report = rt.report('select');
   report.urls = result.count;
