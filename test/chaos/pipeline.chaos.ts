@@ -189,18 +189,41 @@ function assertSameAsClean(run: RunFigures, what: string): void {
   assert.equal(run.result.documents, clean.result.documents);
 }
 
-/** First time each stage (STAGE search attribute) was seen, polled while `running` is pending. */
-async function trackStages(handle: PipelineHandle, running: Promise<unknown>): Promise<Map<string, number>> {
-  const seen = new Map<string, number>();
-  let done = false;
-  running.then(() => { done = true; }, () => { done = true; });
-  while (!done) {
-    const stage = String((await handle.describe()).typedSearchAttributes.get(STAGE) ?? '');
-    if (stage && !seen.has(stage)) seen.set(stage, Date.now());
-    await sleep(100);
+/** When each stage began, from the run's history: the first activity each stage schedules. */
+async function stageStarts(handle: PipelineHandle): Promise<Map<string, number>> {
+  const firstActivity: Record<string, string> = { mapToStore: 'map', selectUrls: 'select', startCrawl: 'crawl', diffUrls: 'batch' };
+  const starts = new Map<string, number>();
+  for (const e of (await handle.fetchHistory()).events ?? []) {
+    const stage = firstActivity[e.activityTaskScheduledEventAttributes?.activityType?.name ?? ''];
+    if (stage && !starts.has(stage)) starts.set(stage, eventMs(e));
+    if (e.workflowExecutionCompletedEventAttributes) starts.set('done', eventMs(e));
   }
-  if (!seen.has('done')) seen.set('done', Date.now());
-  return seen;
+  return starts;
+}
+
+/**
+ * The run's result, also across a Temporal server outage: the client's long poll gives up
+ * after a few seconds without a server (UNAVAILABLE), so it is asked again.
+ */
+async function resultOf(handle: PipelineHandle): Promise<PipelineResult> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await handle.result();
+    } catch (err) {
+      const text = `${String(err)} ${String((err as { cause?: unknown }).cause ?? '')}`;
+      if (attempt >= 300 || !/UNAVAILABLE|ECONNREFUSED|DEADLINE_EXCEEDED/.test(text)) throw err;
+      await sleep(1000);
+    }
+  }
+}
+
+/** The run's stage from its search attribute; undefined while the server cannot answer. */
+async function stageNow(handle: PipelineHandle): Promise<string | undefined> {
+  try {
+    return String((await handle.describe()).typedSearchAttributes.get(STAGE) ?? '');
+  } catch {
+    return undefined;
+  }
 }
 
 const KILL_STAGES = ['map', 'select', 'crawl', 'batch'] as const;
@@ -213,9 +236,9 @@ test('clean runs (a warm-up and the reference): identical', { timeout: profile.s
   let stages = new Map<string, number>();
   for (const name of ['warmup', 'clean']) {
     const run = await launch(name);
-    const resultP = run.handle.result();
-    stages = await trackStages(run.handle, resultP);
-    runs.push(await settle(run, await resultP));
+    const result = await resultOf(run.handle);
+    stages = await stageStarts(run.handle);
+    runs.push(await settle(run, result));
   }
   const [warmup, reference] = runs;
   clean = reference;
@@ -226,7 +249,9 @@ test('clean runs (a warm-up and the reference): identical', { timeout: profile.s
   assert.ok((result.stages.batch?.documents ?? 0) > 0, 'the batch stage scraped nothing: the scenarios would not exercise it');
   assertSameAsClean(warmup, 'two clean runs');
   const order = [...KILL_STAGES, 'done'];
-  stageMs = Object.fromEntries(KILL_STAGES.map((s, i) => [s, (stages.get(order[i + 1]) ?? 0) - (stages.get(s) ?? 0)]));
+  const startOf = (i: number): number => stages.get(order[i]) ?? (i + 1 < order.length ? startOf(i + 1) : 0);
+  stageMs = Object.fromEntries(KILL_STAGES.map((s, i) => [s, Math.max(0, startOf(i + 1) - startOf(i))]));
+  assert.ok(Object.values(stageMs).every((ms) => ms >= 0 && ms < profile.scenarioTimeoutMs), JSON.stringify(stageMs));
   recordScenario(profile.name, '0-clean', {
     scenario: '0. clean run',
     injected: 'nothing (reference; a warm-up run before it gave the same result)',
@@ -258,7 +283,7 @@ test(`1. worker SIGKILLed at ${profile.kills} random moments`, { timeout: profil
   }).sort((a, b) => KILL_STAGES.indexOf(a.stage) - KILL_STAGES.indexOf(b.stage) || a.offset - b.offset);
   const run = await launch('kills');
   let done = false;
-  const resultP = run.handle.result().finally(() => { done = true; });
+  const resultP = resultOf(run.handle).finally(() => { done = true; });
   resultP.catch(() => undefined);
 
   interface Kill { planned: string; at: number; stage: string; inFlight: string[]; stored: number; resumedAt?: number }
@@ -266,7 +291,7 @@ test(`1. worker SIGKILLed at ${profile.kills} random moments`, { timeout: profil
   let current = worker as WorkerProcess;
   let resumedAt = Date.now();
   const identityOf = (w: WorkerProcess) => `${w.child.pid}@`;
-  const stageOf = async () => String((await run.handle.describe()).typedSearchAttributes.get(STAGE) ?? '?');
+  const stageOf = async () => (await stageNow(run.handle)) ?? '?';
   for (const { stage, offset } of plan) {
     // Wait until this worker has done something for the run (it has resumed it).
     if (kills.length > 0) {
@@ -340,14 +365,14 @@ test('2. Temporal dev server stopped and restarted mid-run (same --db-filename)'
   assert.ok(clean, 'needs the clean run');
   const run = await launch('temporal-restart');
   let done = false;
-  const resultP = run.handle.result().finally(() => { done = true; });
+  const resultP = resultOf(run.handle).finally(() => { done = true; });
   resultP.catch(() => undefined);
   const outages: Array<{ stage: string; downMs: number; stoppedAt: number; startedAt: number }> = [];
   // Stop it during the crawl, and (full profile) again during the batch stage.
   const stages = profile.name === 'full' ? ['crawl', 'batch'] : ['crawl'];
   const downMs = profile.name === 'full' ? 8_000 : 4_000;
   for (const stage of stages) {
-    await waitFor(async () => done || String((await run.handle.describe()).typedSearchAttributes.get(STAGE)) === stage, profile.scenarioTimeoutMs, `stage ${stage}`, 100);
+    await waitFor(async () => done || (await stageNow(run.handle)) === stage, profile.scenarioTimeoutMs, `stage ${stage}`, 50);
     if (done) break;
     const stoppedAt = Date.now();
     await temporal.stop();
@@ -366,7 +391,7 @@ test('2. Temporal dev server stopped and restarted mid-run (same --db-filename)'
   });
   recordScenario(profile.name, '2-temporal', {
     scenario: '2. Temporal restart',
-    injected: `dev server stopped (SIGTERM) for ${outages.map((o) => `${seconds(o.downMs)} in ${o.stage}`).join(', ')}, restarted on the same port and SQLite file`,
+    injected: `dev server stopped (SIGTERM) mid-run, ${outages.map((o) => `${seconds(o.downMs)} down in ${o.stage}`).join(', ')} (from SIGTERM until it answered again), restarted on the same port and SQLite file`,
     outcome: outcome(figures, [worker?.child.exitCode === null ? 'the worker reconnected by itself' : 'the worker DIED']),
     figures: {
       outages: outages.length,
@@ -395,7 +420,7 @@ test('3. 5xx, 429 storms with Retry-After, latency and lost webhooks', { timeout
   const webhooksBefore = webhookDecisions.length;
   const run = await launch('faults');
   let done = false;
-  const resultP = run.handle.result().finally(() => { done = true; });
+  const resultP = resultOf(run.handle).finally(() => { done = true; });
   resultP.catch(() => undefined);
   let storms = 0;
   try {
