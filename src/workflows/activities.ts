@@ -20,7 +20,8 @@ export const lists = proxyActivities<Activities>({
   heartbeatTimeout: '15 seconds',
   retry: readRetryPolicy,
 });
-export const starts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: jobStartRetryPolicy });
+// A start is one quick POST (the job runs on the service), so a dead worker is noticed in 30 s.
+export const starts = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy });
 export const collectors = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   // A dead worker is noticed after this long; the retry resumes from the last heartbeat.
@@ -32,5 +33,9 @@ export const browser = proxyActivities<Activities>({
   heartbeatTimeout: '15 seconds',
   retry: interactRetryPolicy,
 });
-export const cleanup = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: cleanupRetryPolicy });
-export const support = proxyActivities<Activities>({ startToCloseTimeout: '90 seconds', retry: supportRetryPolicy });
+export const cleanup = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: cleanupRetryPolicy });
+export const support = proxyActivities<Activities>({
+  startToCloseTimeout: '90 seconds',
+  heartbeatTimeout: '15 seconds',
+  retry: supportRetryPolicy,
+});
