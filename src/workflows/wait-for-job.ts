@@ -26,7 +26,7 @@ export async function waitForJob(rt: PipelineRuntime, job: ActiveJob, options: W
   let stoppedForBudget = false;
   for (;;) {
     const summary = await reads.getJobSummary.executeWithOptions(
-      { startToCloseTimeout: '1 minute', summary: `status ${job.kind} ${job.jobId}` },
+      { summary: `status ${job.kind} ${job.jobId}` },
       [{ kind: job.kind, jobId: job.jobId }],
     );
     const report = rt.report(job.stage);
@@ -38,7 +38,7 @@ export async function waitForJob(rt: PipelineRuntime, job: ActiveJob, options: W
     if (!stoppedForBudget && summary.creditsUsed >= options.allowance()) {
       stoppedForBudget = true;
       await cleanup.cancelJob.executeWithOptions(
-        { startToCloseTimeout: '1 minute', summary: `cancel ${job.kind} ${job.jobId}: budget reached` },
+        { summary: `cancel ${job.kind} ${job.jobId}: budget reached` },
         [{ kind: job.kind, jobId: job.jobId }],
       );
       rt.state.credits.events.push(`${job.stage}: job ${job.jobId} cancelled at ${summary.creditsUsed} credits (budget)`);
