@@ -213,6 +213,8 @@ export interface RecordingService {
   requests: RecordedRequest[];
   /** Requests that arrived and have no answer yet, by route. */
   inFlight(key?: string): string[];
+  /** Requests that arrived so far with this key (answered or not). */
+  arrived(key: string): number;
   ledger: LedgerEntry[];
   close(): Promise<void>;
 }
@@ -240,6 +242,7 @@ export async function startRecordingService(options: { sitePages: number; seed?:
   const app = createServiceApp({ teams: options.teams ?? [chaosTeam()], logger: silentLogger });
   const requests: RecordedRequest[] = [];
   const open = new Map<number, { route: string; key: string }>();
+  const arrivals = new Map<string, number>();
   let nextId = 0;
   const ledger: LedgerEntry[] = [];
   const charge = app.ledger.charge.bind(app.ledger);
@@ -263,6 +266,7 @@ export async function startRecordingService(options: { sitePages: number; seed?:
     let recorded = false;
     const id = nextId++;
     open.set(id, { route, key });
+    arrivals.set(key, (arrivals.get(key) ?? 0) + 1);
     const record = () => {
       if (recorded) return;
       recorded = true;
@@ -296,6 +300,7 @@ export async function startRecordingService(options: { sitePages: number; seed?:
     app,
     site: d,
     requests,
+    arrived: (key) => arrivals.get(key) ?? 0,
     inFlight: (key) => [...open.values()].filter((r) => key === undefined || r.key === key).map((r) => r.route),
     ledger,
     async close() {

@@ -228,6 +228,8 @@ async function stageNow(handle: PipelineHandle): Promise<string | undefined> {
 
 const KILL_STAGES = ['map', 'select', 'crawl', 'batch'] as const;
 let stageMs: Record<string, number> = {};
+/** Status polls (getJobSummary) of the clean run. */
+let cleanPolls = 0;
 
 test('clean runs (a warm-up and the reference): identical', { timeout: profile.scenarioTimeoutMs }, async () => {
   // The first run warms the service's caches; the second is the reference the scenarios
@@ -238,6 +240,8 @@ test('clean runs (a warm-up and the reference): identical', { timeout: profile.s
     const run = await launch(name);
     const result = await resultOf(run.handle);
     stages = await stageStarts(run.handle);
+    cleanPolls = ((await run.handle.fetchHistory()).events ?? [])
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'getJobSummary').length;
     runs.push(await settle(run, result));
   }
   const [warmup, reference] = runs;
@@ -272,16 +276,21 @@ test(`1. worker SIGKILLed at ${profile.kills} random moments`, { timeout: profil
   assert.ok(clean, 'needs the clean run');
   const cleanMs = clean.endedAt - clean.startedAt;
   const random = seededRandom(profile.seed);
-  // Random moments spread over the stages in proportion to their length in the clean run:
-  // a stage, then an offset into it (counted from when the stage began or the restarted
-  // worker resumed the run, whichever is later).
-  const total = KILL_STAGES.reduce((n, s) => n + stageMs[s], 0);
-  const plan = Array.from({ length: profile.kills }, () => {
-    let pick = random() * total;
-    const stage = KILL_STAGES.find((s) => (pick -= stageMs[s]) < 0) ?? 'batch';
-    return { stage, offset: Math.round(random() * 0.8 * stageMs[stage]) };
-  }).sort((a, b) => KILL_STAGES.indexOf(a.stage) - KILL_STAGES.indexOf(b.stage) || a.offset - b.offset);
+  // Random moments of the pipeline's own progress: the worker is killed when its k-th request
+  // reaches the service (k drawn among the clean run's requests, polls left out since a run
+  // that waited out a kill polls less), at once or up to 300 ms later: sometimes with the
+  // request in flight, sometimes just after. Every stage gets kills in proportion to its calls (map,
+  // job starts, status polls, collector pages, error lists), and each restarted worker must
+  // resume the run before the next moment can come.
+  const polls = cleanPolls;
+  const cleanRequests = clean.requests.filter((r) => r.key === WORKER_KEY).length;
+  const span = Math.max(profile.kills, cleanRequests - polls);
+  const moments = new Set<number>();
+  for (let guard = 0; moments.size < profile.kills && guard < 10_000; guard++) moments.add(1 + Math.floor(random() * span));
+  // Half of the kills land with the k-th request still in flight (the harshest moment).
+  const plan = [...moments].sort((a, b) => a - b).map((k) => ({ k, extraMs: random() < 0.5 ? 0 : Math.round(random() * 300) }));
   const run = await launch('kills');
+  const base = service.arrived(WORKER_KEY);
   let done = false;
   const resultP = resultOf(run.handle).finally(() => { done = true; });
   resultP.catch(() => undefined);
@@ -289,42 +298,30 @@ test(`1. worker SIGKILLed at ${profile.kills} random moments`, { timeout: profil
   interface Kill { planned: string; at: number; stage: string; inFlight: string[]; stored: number; resumedAt?: number }
   const kills: Kill[] = [];
   let current = worker as WorkerProcess;
-  let resumedAt = Date.now();
   const identityOf = (w: WorkerProcess) => `${w.child.pid}@`;
   const stageOf = async () => (await stageNow(run.handle)) ?? '?';
-  for (const { stage, offset } of plan) {
-    // Wait until this worker has done something for the run (it has resumed it).
-    if (kills.length > 0) {
-      await waitFor(async () => {
-        if (done) return true;
-        const history = await run.handle.fetchHistory();
-        const mine = (history.events ?? []).find((e) => eventIdentity(e)?.startsWith(identityOf(current)));
-        if (mine) kills[kills.length - 1].resumedAt = eventMs(mine);
-        return mine !== undefined;
-      }, profile.scenarioTimeoutMs, 'the restarted worker to resume the run', 300);
-      resumedAt = Date.now();
-    }
-    // Then until the planned stage (or a later one) runs, then the offset.
-    const wanted = KILL_STAGES.indexOf(stage);
-    let stageAt = Date.now();
-    await waitFor(async () => {
-      if (done) return true;
-      const now = await stageOf();
-      const index = now === 'done' ? KILL_STAGES.length : KILL_STAGES.indexOf(now as (typeof KILL_STAGES)[number]);
-      stageAt = Date.now();
-      return index >= wanted;
-    }, profile.scenarioTimeoutMs, `stage ${stage}`, 50);
-    const deadline = Math.max(stageAt, resumedAt) + offset;
-    while (!done && Date.now() < deadline) await sleep(Math.min(50, deadline - Date.now()));
+  for (const { k, extraMs } of plan) {
+    while (!done && service.arrived(WORKER_KEY) - base < k) await sleep(5);
+    const deadline = Date.now() + extraMs;
+    while (!done && Date.now() < deadline) await sleep(5);
     if (done) break;
-    const actual = await stageOf();
     const inFlight = service.inFlight(WORKER_KEY);
-    const stored = (await store.count(run.handle.workflowId)).documents;
     const at = Date.now();
     await current.kill('SIGKILL');
+    const stage = await stageOf();
+    const stored = (await store.count(run.handle.workflowId)).documents;
+    kills.push({ planned: `request ${k} +${extraMs} ms`, at, stage, inFlight, stored });
     current = await startWorker();
     worker = current;
-    kills.push({ planned: `${stage}+${seconds(offset)}`, at, stage: actual, inFlight, stored });
+    // The next moment only counts once this worker has resumed the run.
+    const restarted = current;
+    await waitFor(async () => {
+      if (done) return true;
+      const history = await run.handle.fetchHistory();
+      const mine = (history.events ?? []).find((e) => eventIdentity(e)?.startsWith(identityOf(restarted)));
+      if (mine) kills[kills.length - 1].resumedAt = eventMs(mine);
+      return mine !== undefined;
+    }, profile.scenarioTimeoutMs, 'the restarted worker to resume the run', 200);
   }
   const result = await resultP;
   const figures = await settle(run, result);
@@ -342,7 +339,7 @@ test(`1. worker SIGKILLed at ${profile.kills} random moments`, { timeout: profil
   }
   recordScenario(profile.name, '1-kills', {
     scenario: '1. worker SIGKILL',
-    injected: `${kills.length} SIGKILLs of the worker process at random moments (seed ${profile.seed}), restarted each time; ${clean.urls.length} pages`,
+    injected: `${kills.length} SIGKILLs of the worker process at random moments (when its k-th call reaches the service, at once or up to 300 ms later; drawn with seed ${profile.seed}), restarted at once each time; ${clean.urls.length} pages`,
     outcome: outcome(figures),
     figures: {
       kills: kills.length,
