@@ -73,6 +73,8 @@ export async function runJob(rt: PipelineRuntime, plan: JobPlan): Promise<StageO
     }
     return { kind: 'ok', collected };
   } catch (err) {
+    // The stage fails (or the run is cancelled): this job is no longer the one to resume.
+    if (state.activeJob?.jobId === jobId) state.activeJob = undefined;
     if (isCancellation(err)) {
       // The run was cancelled: stop the job too, whatever happens to this scope.
       await CancellationScope.nonCancellable(() =>
