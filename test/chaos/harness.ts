@@ -188,6 +188,8 @@ export interface RecordedRequest {
   doneAt: number;
   method: string;
   path: string;
+  /** Path and query, as sent. */
+  url: string;
   /** "POST /v2/crawl", "GET /v2/crawl/:id"... or "? <path>" when no route matched. */
   route: string;
   status: number;
@@ -215,8 +217,20 @@ export interface RecordingService {
   inFlight(key?: string): string[];
   /** Requests that arrived so far with this key (answered or not). */
   arrived(key: string): number;
+  /** Called synchronously as each request arrives (before it is handled); returns an unsubscribe. */
+  onArrival(fn: (arrival: Arrival) => void): () => void;
   ledger: LedgerEntry[];
   close(): Promise<void>;
+}
+
+export interface Arrival {
+  key: string;
+  route: string;
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  /** Requests with this key so far, this one included. */
+  count: number;
 }
 
 export const WORKER_KEY = 'chaos-worker-key';
@@ -243,6 +257,7 @@ export async function startRecordingService(options: { sitePages: number; seed?:
   const requests: RecordedRequest[] = [];
   const open = new Map<number, { route: string; key: string }>();
   const arrivals = new Map<string, number>();
+  const arrivalHooks = new Set<(arrival: Arrival) => void>();
   let nextId = 0;
   const ledger: LedgerEntry[] = [];
   const charge = app.ledger.charge.bind(app.ledger);
@@ -267,13 +282,14 @@ export async function startRecordingService(options: { sitePages: number; seed?:
     const id = nextId++;
     open.set(id, { route, key });
     arrivals.set(key, (arrivals.get(key) ?? 0) + 1);
+    for (const hook of arrivalHooks) hook({ key, route, method, url: req.url ?? '/', count: arrivals.get(key) ?? 0 });
     const record = () => {
       if (recorded) return;
       recorded = true;
       open.delete(id);
       const ra = res.getHeader('retry-after');
       requests.push({
-        at, doneAt: Date.now(), method, path, route, key,
+        at, doneAt: Date.now(), method, path, url: req.url ?? '/', route, key,
         status: res.headersSent ? res.statusCode : 0,
         ...(ra !== undefined ? { retryAfterSec: Number(ra) } : {}),
       });
@@ -301,6 +317,10 @@ export async function startRecordingService(options: { sitePages: number; seed?:
     site: d,
     requests,
     arrived: (key) => arrivals.get(key) ?? 0,
+    onArrival(fn) {
+      arrivalHooks.add(fn);
+      return () => { arrivalHooks.delete(fn); };
+    },
     inFlight: (key) => [...open.values()].filter((r) => key === undefined || r.key === key).map((r) => r.route),
     ledger,
     async close() {

@@ -24,12 +24,14 @@ import {
   TEST_KEY, waitFor, WEBHOOK_SECRET, WORKER_KEY,
   type RecordedRequest, type RecordingService, type TemporalServer, type WorkerProcess,
 } from './harness.js';
-import { eventIdentity, eventMs, historyFigures, recordScenario, seconds, stats } from './report.js';
+import { eventMs, historyFigures, recordScenario, seconds, stats } from './report.js';
 
 const profile = chaosProfile();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TASK_QUEUE = 'chaos';
-const COLLECT_PAGE_SIZE = 20;
+// The service's default page (100 items): a collector is a few calls, so the kill moments,
+// drawn among calls, spread over every stage instead of piling up in the collectors.
+const COLLECT_PAGE_SIZE = 100;
 
 let dir: string;
 let temporal: TemporalServer;
@@ -228,8 +230,6 @@ async function stageNow(handle: PipelineHandle): Promise<string | undefined> {
 
 const KILL_STAGES = ['map', 'select', 'crawl', 'batch'] as const;
 let stageMs: Record<string, number> = {};
-/** Status polls (getJobSummary) of the clean run. */
-let cleanPolls = 0;
 
 test('clean runs (a warm-up and the reference): identical', { timeout: profile.scenarioTimeoutMs }, async () => {
   // The first run warms the service's caches; the second is the reference the scenarios
@@ -240,8 +240,6 @@ test('clean runs (a warm-up and the reference): identical', { timeout: profile.s
     const run = await launch(name);
     const result = await resultOf(run.handle);
     stages = await stageStarts(run.handle);
-    cleanPolls = ((await run.handle.fetchHistory()).events ?? [])
-      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'getJobSummary').length;
     runs.push(await settle(run, result));
   }
   const [warmup, reference] = runs;
@@ -276,75 +274,91 @@ test(`1. worker SIGKILLed at ${profile.kills} random moments`, { timeout: profil
   assert.ok(clean, 'needs the clean run');
   const cleanMs = clean.endedAt - clean.startedAt;
   const random = seededRandom(profile.seed);
-  // Random moments of the pipeline's own progress: the worker is killed when its k-th request
-  // reaches the service (k drawn among the clean run's requests, polls left out since a run
-  // that waited out a kill polls less), at once or up to 300 ms later: sometimes with the
-  // request in flight, sometimes just after. Every stage gets kills in proportion to its calls (map,
-  // job starts, status polls, collector pages, error lists), and each restarted worker must
-  // resume the run before the next moment can come.
-  const polls = cleanPolls;
-  const cleanRequests = clean.requests.filter((r) => r.key === WORKER_KEY).length;
-  const span = Math.max(profile.kills, cleanRequests - polls);
-  const moments = new Set<number>();
-  for (let guard = 0; moments.size < profile.kills && guard < 10_000; guard++) moments.add(1 + Math.floor(random() * span));
-  // Half of the kills land with the k-th request still in flight (the harshest moment).
-  const plan = [...moments].sort((a, b) => a - b).map((k) => ({ k, extraMs: random() < 0.5 ? 0 : Math.round(random() * 300) }));
+  // Random moments of the pipeline's own progress: the worker is killed when the run's k-th
+  // distinct call reaches the service (a call is method + URL: a retry or a repeated status
+  // poll is not progress, a new collector page is), k drawn among the clean run's distinct
+  // calls, at once or up to 30 ms later: sometimes with the call in flight, sometimes just
+  // after. So the kills spread over the stages (map, job starts, polls, collector pages, error
+  // lists) and each one comes after the restarted worker moved the run forward.
+  const distinct = (requests: Array<{ key: string; method: string; url: string }>) =>
+    new Set(requests.filter((r) => r.key === WORKER_KEY).map((r) => `${r.method} ${r.url}`)).size;
+  const span = Math.max(profile.kills, distinct(clean.requests));
+  const points = new Set<number>();
+  for (let guard = 0; points.size < profile.kills && guard < 10_000; guard++) points.add(1 + Math.floor(random() * span));
+  const plan = [...points].sort((a, b) => a - b).map((k) => ({ k, extraMs: random() < 0.5 ? 0 : Math.round(random() * 30) }));
   const run = await launch('kills');
-  const base = service.arrived(WORKER_KEY);
   let done = false;
   const resultP = resultOf(run.handle).finally(() => { done = true; });
   resultP.catch(() => undefined);
 
-  interface Kill { planned: string; at: number; stage: string; inFlight: string[]; stored: number; resumedAt?: number }
+  // The k-th distinct call is caught as it arrives (not by polling), so a fast collector cannot
+  // run past a moment while the test looks elsewhere.
+  const seen = new Set<string>();
+  let watch: { k: number; hit: (route: string) => void } | undefined;
+  const unsubscribe = service.onArrival(({ key, route, method, url }) => {
+    if (key !== WORKER_KEY || seen.has(`${method} ${url}`)) return;
+    seen.add(`${method} ${url}`);
+    if (watch && seen.size >= watch.k) {
+      const w = watch;
+      watch = undefined;
+      w.hit(route);
+    }
+  });
+  const reached = (k: number) => new Promise<string>((resolve) => {
+    watch = { k, hit: resolve };
+    if (seen.size >= k) {
+      watch = undefined;
+      resolve('(passed during the last kill)');
+    }
+  });
+
+  interface Kill { planned: string; at: number; restartedAt: number; trigger: string; stage: string; inFlight: string[]; stored: number; next: string; resumedAt?: number }
   const kills: Kill[] = [];
   let current = worker as WorkerProcess;
   const identityOf = (w: WorkerProcess) => `${w.child.pid}@`;
   const stageOf = async () => (await stageNow(run.handle)) ?? '?';
-  for (const { k, extraMs } of plan) {
-    while (!done && service.arrived(WORKER_KEY) - base < k) await sleep(5);
-    const deadline = Date.now() + extraMs;
-    while (!done && Date.now() < deadline) await sleep(5);
-    if (done) break;
-    const inFlight = service.inFlight(WORKER_KEY);
-    const at = Date.now();
-    await current.kill('SIGKILL');
-    const stage = await stageOf();
-    const stored = (await store.count(run.handle.workflowId)).documents;
-    kills.push({ planned: `request ${k} +${extraMs} ms`, at, stage, inFlight, stored });
-    current = await startWorker();
-    worker = current;
-    // The next moment only counts once this worker has resumed the run.
-    const restarted = current;
-    await waitFor(async () => {
-      if (done) return true;
-      const history = await run.handle.fetchHistory();
-      const mine = (history.events ?? []).find((e) => eventIdentity(e)?.startsWith(identityOf(restarted)));
-      if (mine) kills[kills.length - 1].resumedAt = eventMs(mine);
-      return mine !== undefined;
-    }, profile.scenarioTimeoutMs, 'the restarted worker to resume the run', 200);
+  try {
+    for (const { k, extraMs } of plan) {
+      const trigger = await Promise.race([reached(k), resultP.then(() => '', () => '')]);
+      if (done) break;
+      if (extraMs > 0) await sleep(extraMs);
+      if (done) break;
+      const inFlight = service.inFlight(WORKER_KEY);
+      const at = Date.now();
+      await current.kill('SIGKILL');
+      const stage = await stageOf();
+      const stored = (await store.count(run.handle.workflowId)).documents;
+      const restartedAt = Date.now();
+      current = await startWorker();
+      worker = current;
+      kills.push({ planned: `call ${k} +${extraMs} ms`, at, restartedAt, trigger, stage, inFlight, stored, next: identityOf(current) });
+    }
+  } finally {
+    unsubscribe();
+    watch = undefined;
   }
   const result = await resultP;
   const figures = await settle(run, result);
   const history = await run.handle.fetchHistory();
   const h = historyFigures(history);
-  const lastKill = kills[kills.length - 1];
-  if (lastKill && lastKill.resumedAt === undefined) {
-    const mine = (history.events ?? []).find((e) => eventIdentity(e)?.startsWith(identityOf(current)));
-    if (mine) lastKill.resumedAt = eventMs(mine);
-  }
+  // Time to resume: from the kill to the restarted worker's first call for the run (the
+  // killed one makes none after its death, and the test uses another key).
+  const calls = figures.requests.filter((r) => r.key === WORKER_KEY);
+  for (const k of kills) k.resumedAt = calls.find((r) => r.at >= k.restartedAt)?.at;
   const recoveries = kills.filter((k) => k.resumedAt !== undefined).map((k) => (k.resumedAt as number) - k.at);
   const r = stats(recoveries);
   for (const k of kills) {
-    console.log(`kill (planned ${k.planned}): stage ${k.stage}, in flight [${k.inFlight.join(', ')}], ${k.stored} pages stored, resumed after ${k.resumedAt ? seconds(k.resumedAt - k.at) : '-'}`);
+    console.log(`kill (${k.planned}, ${k.trigger}): stage ${k.stage}, in flight [${k.inFlight.join(', ')}], ${k.stored} pages stored, resumed after ${k.resumedAt ? seconds(k.resumedAt - k.at) : '-'}`);
   }
   recordScenario(profile.name, '1-kills', {
     scenario: '1. worker SIGKILL',
-    injected: `${kills.length} SIGKILLs of the worker process at random moments (when its k-th call reaches the service, at once or up to 300 ms later; drawn with seed ${profile.seed}), restarted at once each time; ${clean.urls.length} pages`,
+    injected: `${kills.length} SIGKILLs of the worker process at random moments (when the run's k-th distinct call reaches the service, at once or up to 30 ms later; drawn with seed ${profile.seed}), restarted at once each time; ${clean.urls.length} pages`,
     outcome: outcome(figures),
     figures: {
       kills: kills.length,
       'kills by stage': Object.entries(kills.reduce<Record<string, number>>((m, k) => ({ ...m, [k.stage]: (m[k.stage] ?? 0) + 1 }), {})).map(([s, n]) => `${s} ${n}`).join(', '),
       'kills with a request in flight': kills.filter((k) => k.inFlight.length > 0).length,
+      'calls killed at': Object.entries(kills.reduce<Record<string, number>>((m, k) => ({ ...m, [k.trigger]: (m[k.trigger] ?? 0) + 1 }), {})).map(([r, n]) => `${r} ${n}`).join(', '),
       'activity retries': `${h.retries} (${Object.entries(h.retriedByType).map(([t, n]) => `${t} ${n}`).join(', ')})`,
       'time to resume (min/median/max)': `${seconds(r.min)} / ${seconds(r.median)} / ${seconds(r.max)}`,
       duration: `${seconds(figures.endedAt - figures.startedAt)} (clean ${seconds(cleanMs)})`,
