@@ -29,7 +29,7 @@ export interface ChaosProfile {
   crawlLimit: number;
   /** SIGKILLs of the worker during scenario 1. */
   kills: number;
-  /** 429 storms during scenario 3, each `stormMs` long with Retry-After `retryAfterSec`, `stormGapMs` apart. */
+  /** 429 storms during scenario 3, each `stormMs` long with Retry-After `retryAfterSec`, `stormGapMs` apart (the first one 1 s into the run). */
   storms: number;
   stormMs: number;
   stormGapMs: number;
@@ -44,12 +44,12 @@ export interface ChaosProfile {
 const PROFILES: Record<ChaosProfile['name'], Omit<ChaosProfile, 'seed'>> = {
   full: {
     name: 'full', sitePages: 1080, crawlLimit: 650, kills: 10,
-    storms: 6, stormMs: 4_000, stormGapMs: 9_000, retryAfterSec: 2,
+    storms: 6, stormMs: 3_000, stormGapMs: 3_000, retryAfterSec: 2,
     errorRate: 0.2, latencyMs: 500, scenarioTimeoutMs: 40 * 60_000,
   },
   ci: {
     name: 'ci', sitePages: 320, crawlLimit: 200, kills: 3,
-    storms: 3, stormMs: 2_500, stormGapMs: 6_000, retryAfterSec: 1,
+    storms: 3, stormMs: 2_000, stormGapMs: 2_500, retryAfterSec: 1,
     errorRate: 0.2, latencyMs: 500, scenarioTimeoutMs: 15 * 60_000,
   },
 };

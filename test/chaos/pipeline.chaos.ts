@@ -21,7 +21,7 @@ import type { FaultConfig } from '../../service/src/core/contract.js';
 import { quietTemporalLogs } from '../helpers/temporal.js';
 import {
   chaosProfile, prebuiltWorkflowBundle, seededRandom, sleep, spawnWorker, startRecordingService, startTemporalServer,
-  TEST_KEY, waitFor, WEBHOOK_SECRET, WORKER_KEY,
+  TEST_KEY, WEBHOOK_SECRET, WORKER_KEY,
   type RecordedRequest, type RecordingService, type TemporalServer, type WorkerProcess,
 } from './harness.js';
 import { eventMs, historyFigures, recordScenario, seconds, stats } from './report.js';
@@ -379,19 +379,41 @@ test('2. Temporal dev server stopped and restarted mid-run (same --db-filename)'
   const resultP = resultOf(run.handle).finally(() => { done = true; });
   resultP.catch(() => undefined);
   const outages: Array<{ stage: string; downMs: number; stoppedAt: number; startedAt: number }> = [];
-  // Stop it during the crawl, and (full profile) again during the batch stage.
-  const stages = profile.name === 'full' ? ['crawl', 'batch'] : ['crawl'];
+  // Stop it while the crawl runs, and (full profile) again right after the batch start: the
+  // worker's call that starts each job is the cue, caught as it reaches the service.
+  const cues = profile.name === 'full' ? [['crawl', 'POST /v2/crawl'], ['batch', 'POST /v2/batch/scrape']] : [['crawl', 'POST /v2/crawl']];
   const downMs = profile.name === 'full' ? 8_000 : 4_000;
-  for (const stage of stages) {
-    await waitFor(async () => done || (await stageNow(run.handle)) === stage, profile.scenarioTimeoutMs, `stage ${stage}`, 50);
-    if (done) break;
-    const stoppedAt = Date.now();
-    await temporal.stop();
-    await sleep(downMs);
-    await temporal.start();
-    outages.push({ stage, downMs: Date.now() - stoppedAt, stoppedAt, startedAt: Date.now() });
-    assert.equal(worker?.child.exitCode, null, `the worker exited during the outage: ${worker?.output().slice(-2000)}`);
+  const seenRoutes = new Set<string>();
+  let cue: { route: string; hit: () => void } | undefined;
+  const unsubscribe = service.onArrival(({ key, route }) => {
+    if (key !== WORKER_KEY) return;
+    seenRoutes.add(route);
+    if (cue?.route === route) {
+      const c = cue;
+      cue = undefined;
+      c.hit();
+    }
+  });
+  try {
+    for (const [stage, route] of cues) {
+      const reached = new Promise<void>((resolve) => {
+        cue = { route, hit: resolve };
+        if (seenRoutes.has(route)) resolve();
+      });
+      await Promise.race([reached, resultP.then(() => undefined, () => undefined)]);
+      if (done) break;
+      await sleep(300);
+      const stoppedAt = Date.now();
+      await temporal.stop();
+      await sleep(downMs);
+      await temporal.start();
+      outages.push({ stage, downMs: Date.now() - stoppedAt, stoppedAt, startedAt: Date.now() });
+      assert.equal(worker?.child.exitCode, null, `the worker exited during the outage: ${worker?.output().slice(-2000)}`);
+    }
+  } finally {
+    unsubscribe();
   }
+  const stages = cues.map(([stage]) => stage);
   const result = await resultP;
   const figures = await settle(run, result);
   const history = await run.handle.fetchHistory();
@@ -436,7 +458,7 @@ test('3. 5xx, 429 storms with Retry-After, latency and lost webhooks', { timeout
   let storms = 0;
   try {
     for (let i = 0; i < profile.storms && !done; i++) {
-      const gapEnd = Date.now() + profile.stormGapMs;
+      const gapEnd = Date.now() + (i === 0 ? 1_000 : profile.stormGapMs);
       while (!done && Date.now() < gapEnd) await sleep(50);
       if (done) break;
       service.app.faults.set('local', { ...base(i + 1), rateLimitStorm: { until: Date.now() + profile.stormMs, retryAfterSec: profile.retryAfterSec } });
