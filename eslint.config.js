@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '**/node_modules/**', 'dist/**', '**/dist/**', 'coverage/**', '.data/**'] },
+  { ignores: ['node_modules/**', '**/node_modules/**', 'dist/**', '**/dist/**', 'coverage/**', '.data/**', '**/lib/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -27,13 +27,13 @@ export default tseslint.config(
   },
   {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O.
-    files: ['src/workflows/**/*.ts'],
+    files: ['packages/temporal/src/workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows must not import Node built-ins; do I/O in an activity.' })),
-          patterns: [{ group: ['undici', 'pg', '**/storage/*', '**/api/client*'], message: 'Workflows import activity types only.' }],
+          patterns: [{ group: ['undici', 'pg', 'webdata-client', 'webdata-storage', '**/storage/*'], message: 'Workflows import activity types only.' }],
         },
       ],
     },

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WebDataClient } from '../src/api/client.js';
+import { WebDataClient } from '../packages/client/src/client.js';
 import { startCountingService, diff } from './lib/counting-service.js';
 import { intOption, runBench, timeoutMs, type Closers } from './lib/harness.js';
 import { historyChain, type ChainHistory } from './lib/history.js';

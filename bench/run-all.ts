@@ -21,7 +21,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 function runOne(file: string): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `bench/${file}`, ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit' });
+    const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', `bench/${file}`, ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit' });
     current = child;
     const timer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
     child.once('exit', (code, signal) => {

@@ -8,8 +8,8 @@
 //   (or BENCH_PAGES, BENCH_RUNS, BENCH_CONCURRENCY; BENCH_TIMEOUT_S bounds the whole run)
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import { WebDataClient } from '../src/api/client.js';
-import type { JobStatusResponse } from '../src/api/types.js';
+import { WebDataClient } from '../packages/client/src/client.js';
+import type { JobStatusResponse } from '../packages/contract/src/types.js';
 import { startCountingService } from './lib/counting-service.js';
 import { intOption, listOption, runBench, timeoutMs, type Closers } from './lib/harness.js';
 import { fixed, int, medianOf, ratio, seconds } from './lib/stats.js';

@@ -45,7 +45,7 @@ const files = readdirSync('test/chaos').filter((f) => f.endsWith('.chaos.ts')).s
 rmSync(report, { force: true });
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files],
+  ['--conditions=webdata-source', '--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files],
   { stdio: 'inherit', env: { ...process.env, CHAOS_PROFILE: profile }, detached: true },
 );
 // The tests run in their own process group, so the Temporal servers and workers they start

@@ -5,7 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-const roots = ['test', 'service/test'];
+const roots = ['test', 'packages/service/test'];
 const groups = process.argv.slice(2);
 
 function walk(dir) {
@@ -31,7 +31,7 @@ if (files.length === 0) {
 const concurrency = process.env.TEST_CONCURRENCY ?? '1';
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  ['--conditions=webdata-source', '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
   { stdio: 'inherit', env: process.env },
 );
 process.exit(result.status ?? 1);

@@ -10,13 +10,13 @@
 // crawls of the same site cost the same.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { createServiceApp } from '../../service/src/app.js';
-import { defaultLocalTeam } from '../../service/src/config/defaults.js';
-import type { TeamConfig } from '../../service/src/core/contract.js';
-import { startDemoSite, type DemoSite } from '../../service/src/demo-site/index.js';
-import { silentLogger } from '../../service/src/http/logger.js';
-import { listen } from '../../service/src/http/server.js';
-import { createHttpScrapeEngine } from '../../service/src/scrape/index.js';
+import { createServiceApp } from '../../packages/service/src/app.js';
+import { defaultLocalTeam } from '../../packages/service/src/config/defaults.js';
+import type { TeamConfig } from '../../packages/service/src/core/contract.js';
+import { startDemoSite, type DemoSite } from '../../packages/service/src/demo-site/index.js';
+import { silentLogger } from '../../packages/service/src/http/logger.js';
+import { listen } from '../../packages/service/src/http/server.js';
+import { createHttpScrapeEngine } from '../../packages/service/src/scrape/index.js';
 
 export interface TrafficSnapshot {
   requests: number;

@@ -1,4 +1,4 @@
-// The package's worker as a child process (`node --import tsx src/worker.ts`, configured by
+// The package's worker as a child process (the worker from sources, configured by
 // WEBDATA_* variables, as in test/integration/worker-crash.test.ts), so its memory can be
 // sampled on its own.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,7 +26,7 @@ export interface WorkerProcess {
 }
 
 export async function spawnWorker(options: WorkerProcessOptions): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+  const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', 'packages/temporal/src/worker/worker.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
-import { WebDataClient } from '../../src/api/client.js';
-import { createActivities } from '../../src/activities/index.js';
-import { FilesystemStore } from '../../src/storage/index.js';
+import { WebDataClient } from '../../packages/client/src/client.js';
+import { createActivities } from '../../packages/temporal/src/activities/index.js';
+import { FilesystemStore } from '../../packages/storage/src/index.js';
 import { FakeServer } from '../api/fake-server.js';
 
 const API_KEY = 'wd-test-secret-key-0123456789';

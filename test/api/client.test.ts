@@ -1,6 +1,6 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WebDataApiError, WebDataClient, type JobStatusResponse } from '../../src/api/index.js';
+import { WebDataApiError, WebDataClient, type JobStatusResponse } from '../../packages/client/src/index.js';
 import { FakeServer, type RecordedRequest } from './fake-server.js';
 
 const API_KEY = 'fc-secret-key-0123456789abcdef';

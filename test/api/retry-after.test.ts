@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRetryAfterHeader, parseRetryAfterText, retryAfterMs } from '../../src/api/index.js';
+import { parseRetryAfterHeader, parseRetryAfterText, retryAfterMs } from '../../packages/client/src/index.js';
 
 test('header: seconds, decimals, HTTP date, past date, garbage', () => {
   const now = Date.parse('2030-01-01T00:00:00Z');

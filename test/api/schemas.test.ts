@@ -15,7 +15,7 @@ import {
   scrapeRequestSchema,
   searchRequestSchema,
   supportAskRequestSchema,
-} from '../../src/api/schemas/index.js';
+} from '../../packages/contract/src/schemas/index.js';
 
 function issues(schema: z.ZodType, value: unknown) {
   const r = schema.safeParse(value);

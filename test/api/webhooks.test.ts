@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { WebDataApiError, parseWebhookPayload, signWebhookBody, verifyWebhookSignature } from '../../src/api/index.js';
+import { WebDataApiError, parseWebhookPayload, signWebhookBody, verifyWebhookSignature } from '../../packages/client/src/index.js';
 
 const secret = 'whsec_test';
 const ID = '01890f3c-7b1a-7cc2-9d3e-4f5a6b7c8d9e';

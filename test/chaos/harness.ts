@@ -10,14 +10,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { resolveTemporalCli } from '../../src/devserver/index.js';
-import { SEARCH_ATTRIBUTES } from '../../src/search-attributes.js';
-import { WORKFLOWS_PATH } from '../../src/worker.js';
-import { createServiceApp, type ServiceApp } from '../../service/src/app.js';
-import type { TeamConfig } from '../../service/src/core/contract.js';
-import { startDemoSite, type DemoSite } from '../../service/src/demo-site/index.js';
-import { listen, type ListeningServer } from '../../service/src/http/server.js';
-import { silentLogger } from '../../service/src/http/logger.js';
+import { resolveTemporalCli } from '../../packages/temporal/src/devserver/index.js';
+import { SEARCH_ATTRIBUTES } from '../../packages/temporal/src/search-attributes.js';
+import { WORKFLOWS_PATH } from '../../packages/temporal/src/worker/index.js';
+import { createServiceApp, type ServiceApp } from '../../packages/service/src/app.js';
+import type { TeamConfig } from '../../packages/service/src/core/contract.js';
+import { startDemoSite, type DemoSite } from '../../packages/service/src/demo-site/index.js';
+import { listen, type ListeningServer } from '../../packages/service/src/http/server.js';
+import { silentLogger } from '../../packages/service/src/http/logger.js';
 
 // ---- profiles ----------------------------------------------------------------------------
 
@@ -364,10 +364,10 @@ export interface WorkerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** `node --import tsx src/worker.ts` configured only through WEBDATA_* and TEMPORAL_* variables. */
+/** the worker from sources configured only through WEBDATA_* and TEMPORAL_* variables. */
 export function spawnWorker(env: WorkerEnv, log: string[] = []): WorkerProcess {
   const startedAt = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+  const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', 'packages/temporal/src/worker/worker.ts'], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WebDataClient } from '../../src/api/client.js';
-import { startPipeline } from '../../src/client/pipeline.js';
-import { FilesystemStore } from '../../src/storage/index.js';
-import type { PipelineInput } from '../../src/workflows/input.js';
-import type { PipelineResult } from '../../src/workflows/state.js';
-import { browserCredits } from '../../service/src/billing/prices.js';
-import { browserSessions } from '../../service/src/browser/session-manager.js';
+import { WebDataClient } from '../../packages/client/src/client.js';
+import { startPipeline } from '../../packages/temporal/src/client/pipeline.js';
+import { FilesystemStore } from '../../packages/storage/src/index.js';
+import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
+import type { PipelineResult } from '../../packages/temporal/src/workflows/state.js';
+import { browserCredits } from '../../packages/service/src/billing/prices.js';
+import { browserSessions } from '../../packages/service/src/browser/session-manager.js';
 import { quietTemporalLogs } from '../helpers/temporal.js';
 import {
   chaosProfile, prebuiltWorkflowBundle, spawnWorker, startRecordingService, startTemporalServer, TEST_KEY, waitFor, WORKER_KEY,

@@ -10,14 +10,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WebDataClient } from '../../src/api/client.js';
-import { startPipeline, type PipelineHandle } from '../../src/client/pipeline.js';
-import { STAGE } from '../../src/search-attributes.js';
-import { FilesystemStore } from '../../src/storage/index.js';
-import { startWebhookServer, type WebhookServer } from '../../src/webhooks/index.js';
-import type { PipelineInput } from '../../src/workflows/input.js';
-import type { PipelineResult } from '../../src/workflows/state.js';
-import type { FaultConfig } from '../../service/src/core/contract.js';
+import { WebDataClient } from '../../packages/client/src/client.js';
+import { startPipeline, type PipelineHandle } from '../../packages/temporal/src/client/pipeline.js';
+import { STAGE } from '../../packages/temporal/src/search-attributes.js';
+import { FilesystemStore } from '../../packages/storage/src/index.js';
+import { startWebhookServer, type WebhookServer } from '../../packages/temporal/src/webhooks/index.js';
+import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
+import type { PipelineResult } from '../../packages/temporal/src/workflows/state.js';
+import type { FaultConfig } from '../../packages/service/src/core/contract.js';
 import { quietTemporalLogs } from '../helpers/temporal.js';
 import {
   chaosProfile, prebuiltWorkflowBundle, seededRandom, sleep, spawnWorker, startRecordingService, startTemporalServer,

@@ -1,8 +1,8 @@
 // Starts a real Temporal dev server (`temporal server start-dev`) for a test file.
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { resolveTemporalCli } from '../../src/devserver/index.js';
-import { SEARCH_ATTRIBUTES } from '../../src/search-attributes.js';
+import { resolveTemporalCli } from '../../packages/temporal/src/devserver/index.js';
+import { SEARCH_ATTRIBUTES } from '../../packages/temporal/src/search-attributes.js';
 
 let runtimeInstalled = false;
 

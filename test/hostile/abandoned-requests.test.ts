@@ -4,8 +4,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
-import { startLocalService, type LocalService } from '../../service/src/index.js';
-import { silentLogger } from '../../service/src/http/logger.js';
+import { startLocalService, type LocalService } from '../../packages/service/src/index.js';
+import { silentLogger } from '../../packages/service/src/http/logger.js';
 
 const KEY = 'hostile-abandon-key';
 let service: LocalService;

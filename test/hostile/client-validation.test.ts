@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import { WebDataClient } from '../../src/api/client.js';
-import { WebDataApiError } from '../../src/api/errors.js';
+import { WebDataClient } from '../../packages/client/src/client.js';
+import { WebDataApiError } from '../../packages/client/src/errors.js';
 import { inputCases, NO_INPUT_METHODS, VALID_ID } from './endpoints.js';
 
 let server: Server;

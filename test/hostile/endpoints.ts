@@ -3,7 +3,7 @@
 // client (straight to a server). Shared by client-validation and service-validation tests.
 import fc from 'fast-check';
 import type { z } from 'zod';
-import type { WebDataClient } from '../../src/api/client.js';
+import type { WebDataClient } from '../../packages/client/src/client.js';
 import {
   activityQuerySchema,
   batchScrapeRequestSchema,
@@ -18,7 +18,7 @@ import {
   scrapeRequestSchema,
   searchRequestSchema,
   supportAskRequestSchema,
-} from '../../src/api/schemas/index.js';
+} from '../../packages/contract/src/schemas/index.js';
 import { invalidUuid, objectFieldMutations, withKey, type Invalid } from './invalid-requests.js';
 
 export const VALID_ID = '0b6f8a1e-4c1d-4a57-9d51-5b1f0a6c2e11';

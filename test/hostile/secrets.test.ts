@@ -14,11 +14,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import proto from '@temporalio/proto';
-import { getProgress, startPipeline } from '../../src/client/pipeline.js';
-import { FilesystemStore } from '../../src/storage/index.js';
-import { startWebhookServer, type WebhookServer } from '../../src/webhooks/index.js';
-import type { PipelineInput } from '../../src/workflows/input.js';
-import { startLocalService, type LocalService } from '../../service/src/index.js';
+import { getProgress, startPipeline } from '../../packages/temporal/src/client/pipeline.js';
+import { FilesystemStore } from '../../packages/storage/src/index.js';
+import { startWebhookServer, type WebhookServer } from '../../packages/temporal/src/webhooks/index.js';
+import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
+import { startLocalService, type LocalService } from '../../packages/service/src/index.js';
 import { startTestTemporal } from '../helpers/temporal.js';
 import { spawnWorker, type WorkerProcess } from '../chaos/harness.js';
 

@@ -6,9 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Agent, request } from 'undici';
-import { startLocalService, type LocalService } from '../../service/src/index.js';
-import { silentLogger } from '../../service/src/http/logger.js';
-import { browserCreateRequestSchema } from '../../src/api/schemas/index.js';
+import { startLocalService, type LocalService } from '../../packages/service/src/index.js';
+import { silentLogger } from '../../packages/service/src/http/logger.js';
+import { browserCreateRequestSchema } from '../../packages/contract/src/schemas/index.js';
 import { inputCases, toSearchParams, VALID_ID, type RawRequest } from './endpoints.js';
 
 const KEY = 'hostile-service-key';

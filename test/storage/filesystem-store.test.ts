@@ -4,7 +4,7 @@ import { appendFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createStore, FilesystemStore, PostgresStore, type StoredDocument } from '../../src/storage/index.js';
+import { createStore, FilesystemStore, PostgresStore, type StoredDocument } from '../../packages/storage/src/index.js';
 import { makeDocument, range, urlOf, WORKER } from './fixtures/documents.js';
 import { runStoreContract } from './store-contract.js';
 
@@ -121,7 +121,7 @@ describe('FilesystemStore on disk', () => {
       const jobId = `job-${round}`;
       jobs.push(jobId);
       // A job of its own per round: there is always more to write when the kill comes.
-      const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify({ spec: root, runId: 'run', jobId, from: 0, to: total, batch: 100, size, loop: true })], {
+      const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', WORKER, JSON.stringify({ spec: root, runId: 'run', jobId, from: 0, to: total, batch: 100, size, loop: true })], {
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       });
       let exited = false;

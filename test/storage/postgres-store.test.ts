@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { createStore, PostgresStore } from '../../src/storage/index.js';
+import { createStore, PostgresStore } from '../../packages/storage/src/index.js';
 import { makeDocument } from './fixtures/documents.js';
 import { testServer, type TestServer } from './postgres-server.js';
 import { runStoreContract } from './store-contract.js';

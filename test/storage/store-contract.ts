@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createStore, type DocumentStore, type StoredDocument } from '../../src/storage/index.js';
+import { createStore, type DocumentStore, type StoredDocument } from '../../packages/storage/src/index.js';
 import { makeDocument, range, runWorker, urlOf } from './fixtures/documents.js';
 
 export interface StoreFixture {

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import type { Client } from '@temporalio/client';
-import { signWebhookBody } from '../../src/api/webhooks.js';
-import { startWebhookServer, type WebhookServer } from '../../src/webhooks/index.js';
+import { signWebhookBody } from '../../packages/client/src/webhooks.js';
+import { startWebhookServer, type WebhookServer } from '../../packages/temporal/src/webhooks/index.js';
 
 const SECRET = 'whsec-test-0123456789';
 const signals: Array<{ workflowId: string; args: unknown[] }> = [];

@@ -1,0 +1,345 @@
+// WebDataClient: one method per v2 endpoint. Every input is validated with the shared
+// request schemas before any byte is sent; every call is exactly one HTTP attempt.
+import type { z } from 'zod';
+import type { Dispatcher } from 'undici';
+import { WebDataApiError, validationError } from './errors.js';
+import { HttpTransport, type HttpCall } from './http.js';
+import { followPages } from './pagination.js';
+import { asCancel, asJobErrors, asJobStart, asJobStatus, asTyped } from './responses.js';
+import {
+  activityQuerySchema,
+  batchScrapeRequestSchema,
+  browserCreateRequestSchema,
+  browserListQuerySchema,
+  crawlParamsPreviewRequestSchema,
+  crawlRequestSchema,
+  historicalCreditUsageQuerySchema,
+  interactRequestSchema,
+  jobStatusQuerySchema,
+  mapRequestSchema,
+  scrapeRequestSchema,
+  searchRequestSchema,
+  supportAskRequestSchema,
+  uuid,
+  nonEmpty,
+  type ActivityQuery,
+  type BatchScrapeRequest,
+  type BrowserCreateRequest,
+  type BrowserListQuery,
+  type CrawlParamsPreviewRequest,
+  type CrawlRequest,
+  type HistoricalCreditUsageQuery,
+  type InteractRequest,
+  type JobStatusQuery,
+  type MapRequest,
+  type ScrapeRequest,
+  type SearchRequest,
+  type SupportAskRequest,
+} from 'webdata-contract';
+import type {
+  ActiveCrawlsResponse,
+  ActivityResponse,
+  BatchScrapeStartResponse,
+  BrowserCreateResponse,
+  BrowserDeleteResponse,
+  BrowserListResponse,
+  CancelJobResponse,
+  CrawlParamsPreviewResponse,
+  CrawlStartResponse,
+  CreditUsageResponse,
+  ExtractResponse,
+  HistoricalCreditUsageResponse,
+  InteractResult,
+  InteractStopResult,
+  JobErrorsResponse,
+  JobStatusResponse,
+  MapResponse,
+  ScrapeResponse,
+  SearchResponse,
+  SupportAnswer,
+} from 'webdata-contract';
+
+export interface WebDataClientOptions {
+  apiKey: string;
+  /** e.g. `https://api.example.com` or `http://127.0.0.1:3002`; paths `/v2/...` go below it. */
+  baseUrl: string;
+  /** Per-request deadline; default 60 s. Overridable per call. */
+  timeoutMs?: number;
+  /** A custom undici dispatcher (Pool, Agent, MockAgent...). Default: a keep-alive Agent. */
+  dispatcher?: Dispatcher;
+  userAgent?: string;
+}
+
+/** Last optional argument of every method. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface StartJobOptions extends RequestOptions {
+  /** Sent as `x-idempotency-key` (a UUID): a retried start does not start a second job. */
+  idempotencyKey?: string;
+}
+
+/** A page of a job status: `{ skip, limit }`, or a `next` URL from a previous page. */
+export type JobStatusPage = JobStatusQuery | string;
+
+export class WebDataClient {
+  private readonly http: HttpTransport;
+
+  constructor(options: WebDataClientOptions) {
+    if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
+      throw new WebDataApiError({ kind: 'validation', code: 'LOCAL_VALIDATION', message: 'client options: apiKey: is required' });
+    }
+    let base: URL;
+    try {
+      base = new URL(options.baseUrl);
+    } catch {
+      throw new WebDataApiError({ kind: 'validation', code: 'LOCAL_VALIDATION', message: 'client options: baseUrl: must be a valid http(s) URL' });
+    }
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+      throw new WebDataApiError({ kind: 'validation', code: 'LOCAL_VALIDATION', message: 'client options: baseUrl: must be a valid http(s) URL' });
+    }
+    this.http = new HttpTransport(options);
+  }
+
+  /** Origin every request goes to; the only origin a `next` URL may have. */
+  get origin(): string {
+    return this.http.origin;
+  }
+
+  /** Releases the client's own connection pool (a caller-provided dispatcher is left open). */
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  // ---- scrape and interact -------------------------------------------------------
+
+  async scrape(body: ScrapeRequest, options?: RequestOptions): Promise<ScrapeResponse> {
+    const parsed = check(scrapeRequestSchema, body, 'scrape body');
+    return asTyped(await this.send({ method: 'POST', target: '/v2/scrape', body: parsed, what: 'scrape' }, options), 'scrape');
+  }
+
+  async getScrape(id: string, options?: RequestOptions): Promise<ScrapeResponse> {
+    const jobId = checkId(id, 'scrape id');
+    return asTyped(await this.send({ method: 'GET', target: `/v2/scrape/${jobId}`, what: 'scrape retrieval', jobId }, options), 'scrape retrieval');
+  }
+
+  async interact(jobId: string, body: InteractRequest, options?: RequestOptions): Promise<InteractResult> {
+    const id = checkId(jobId, 'interact jobId');
+    const parsed = check(interactRequestSchema, body, 'interact body');
+    const what = 'interact';
+    return asTyped(await this.send({ method: 'POST', target: `/v2/scrape/${id}/interact`, body: parsed, what, jobId: id }, options), what);
+  }
+
+  async stopInteraction(jobId: string, options?: RequestOptions): Promise<InteractStopResult> {
+    const id = checkId(jobId, 'interact stop jobId');
+    const what = 'interact stop';
+    return asTyped(await this.send({ method: 'DELETE', target: `/v2/scrape/${id}/interact`, what, jobId: id }, options), what);
+  }
+
+  // ---- crawl ---------------------------------------------------------------------
+
+  async startCrawl(body: CrawlRequest, options?: StartJobOptions): Promise<CrawlStartResponse> {
+    const parsed = check(crawlRequestSchema, body, 'crawl body');
+    const headers = idempotencyHeaders(options?.idempotencyKey, 'crawl');
+    return asJobStart(await this.send({ method: 'POST', target: '/v2/crawl', body: parsed, headers, what: 'crawl start' }, options), 'crawl start');
+  }
+
+  async getCrawlStatus(id: string, page?: JobStatusPage, options?: RequestOptions): Promise<JobStatusResponse> {
+    return this.jobStatus('crawl', '/v2/crawl', id, page, options);
+  }
+
+  async cancelCrawl(id: string, options?: RequestOptions): Promise<CancelJobResponse> {
+    const jobId = checkId(id, 'crawl id');
+    return asCancel(await this.send({ method: 'DELETE', target: `/v2/crawl/${jobId}`, what: 'crawl cancel', jobId }, options), 'crawl cancel');
+  }
+
+  async getCrawlErrors(id: string, options?: RequestOptions): Promise<JobErrorsResponse> {
+    const jobId = checkId(id, 'crawl id');
+    return asJobErrors(await this.send({ method: 'GET', target: `/v2/crawl/${jobId}/errors`, what: 'crawl errors', jobId }, options), 'crawl errors');
+  }
+
+  async listActiveCrawls(options?: RequestOptions): Promise<ActiveCrawlsResponse> {
+    const r = asTyped<ActiveCrawlsResponse>(await this.send({ method: 'GET', target: '/v2/crawl/active', what: 'active crawls' }, options), 'active crawls');
+    return { ...r, crawls: Array.isArray(r.crawls) ? r.crawls : [] };
+  }
+
+  async previewCrawlParams(body: CrawlParamsPreviewRequest, options?: RequestOptions): Promise<CrawlParamsPreviewResponse> {
+    const parsed = check(crawlParamsPreviewRequestSchema, body, 'crawl params-preview body');
+    const what = 'crawl params-preview';
+    return asTyped(await this.send({ method: 'POST', target: '/v2/crawl/params-preview', body: parsed, what }, options), what);
+  }
+
+  // ---- batch scrape ----------------------------------------------------------------
+
+  async startBatchScrape(body: BatchScrapeRequest, options?: StartJobOptions): Promise<BatchScrapeStartResponse> {
+    const parsed = check(batchScrapeRequestSchema, body, 'batch scrape body');
+    const headers = idempotencyHeaders(options?.idempotencyKey, 'batch scrape');
+    const what = 'batch scrape start';
+    return asJobStart(await this.send({ method: 'POST', target: '/v2/batch/scrape', body: parsed, headers, what }, options), what);
+  }
+
+  async getBatchScrapeStatus(id: string, page?: JobStatusPage, options?: RequestOptions): Promise<JobStatusResponse> {
+    return this.jobStatus('batch scrape', '/v2/batch/scrape', id, page, options);
+  }
+
+  async cancelBatchScrape(id: string, options?: RequestOptions): Promise<CancelJobResponse> {
+    const jobId = checkId(id, 'batch scrape id');
+    const what = 'batch scrape cancel';
+    return asCancel(await this.send({ method: 'DELETE', target: `/v2/batch/scrape/${jobId}`, what, jobId }, options), what);
+  }
+
+  async getBatchScrapeErrors(id: string, options?: RequestOptions): Promise<JobErrorsResponse> {
+    const jobId = checkId(id, 'batch scrape id');
+    const what = 'batch scrape errors';
+    return asJobErrors(await this.send({ method: 'GET', target: `/v2/batch/scrape/${jobId}/errors`, what, jobId }, options), what);
+  }
+
+  /**
+   * Yields `first`, then each page reached through `next`. Follows `next` only on the
+   * client's own origin (the bearer token never leaves it; a foreign `next` throws), and
+   * stops when a `next` repeats or a page brings nothing new (running jobs, see
+   * pagination.ts).
+   */
+  pages<T extends JobStatusResponse>(first: T, options?: RequestOptions): AsyncGenerator<T, void, undefined> {
+    return followPages(first, async (next) => {
+      const url = this.sameOrigin(next, 'status page');
+      const result = await this.send({ method: 'GET', target: url, what: 'status page' }, options);
+      return asJobStatus(result, 'status page') as T;
+    });
+  }
+
+  // ---- map and search ----------------------------------------------------------------
+
+  async map(body: MapRequest, options?: RequestOptions): Promise<MapResponse> {
+    const parsed = check(mapRequestSchema, body, 'map body');
+    const r = asTyped<MapResponse>(await this.send({ method: 'POST', target: '/v2/map', body: parsed, what: 'map' }, options), 'map');
+    return { ...r, links: Array.isArray(r.links) ? r.links : [] };
+  }
+
+  async search(body: SearchRequest, options?: RequestOptions): Promise<SearchResponse> {
+    const parsed = check(searchRequestSchema, body, 'search body');
+    const r = asTyped<SearchResponse>(await this.send({ method: 'POST', target: '/v2/search', body: parsed, what: 'search' }, options), 'search');
+    return { ...r, data: r.data !== null && typeof r.data === 'object' ? r.data : {} };
+  }
+
+  // ---- browser sessions ----------------------------------------------------------------
+
+  async createBrowser(body: BrowserCreateRequest = {}, options?: RequestOptions): Promise<BrowserCreateResponse> {
+    const parsed = check(browserCreateRequestSchema, body, 'browser body');
+    return asTyped(await this.send({ method: 'POST', target: '/v2/browser', body: parsed, what: 'browser create' }, options), 'browser create');
+  }
+
+  async listBrowsers(query: BrowserListQuery = {}, options?: RequestOptions): Promise<BrowserListResponse> {
+    const parsed = check(browserListQuerySchema, query, 'browser list query');
+    const r = asTyped<BrowserListResponse>(
+      await this.send({ method: 'GET', target: '/v2/browser', query: parsed, what: 'browser list' }, options),
+      'browser list',
+    );
+    return { ...r, sessions: Array.isArray(r.sessions) ? r.sessions : [] };
+  }
+
+  /** DELETE /v2/browser/{id} (the path form of 4.11). Session ids are "UUID-like", so only non-empty is required. */
+  async deleteBrowser(id: string, options?: RequestOptions): Promise<BrowserDeleteResponse> {
+    const sessionId = check(nonEmpty, id, 'browser id');
+    const what = 'browser delete';
+    return asTyped(await this.send({ method: 'DELETE', target: `/v2/browser/${encodeURIComponent(sessionId)}`, what }, options), what);
+  }
+
+  // ---- support, extract, team ----------------------------------------------------------
+
+  /** The service may take up to its 60 s budget; pass a larger `timeoutMs` if the default is tight. */
+  async askSupport(body: SupportAskRequest, options?: RequestOptions): Promise<SupportAnswer> {
+    const parsed = check(supportAskRequestSchema, body, 'support ask body');
+    return asTyped(await this.send({ method: 'POST', target: '/v2/support/ask', body: parsed, what: 'support ask' }, options), 'support ask');
+  }
+
+  async getExtract(id: string, options?: RequestOptions): Promise<ExtractResponse> {
+    const jobId = checkId(id, 'extract id');
+    return asTyped(await this.send({ method: 'GET', target: `/v2/extract/${jobId}`, what: 'extract retrieval', jobId }, options), 'extract retrieval');
+  }
+
+  async listActivity(query: ActivityQuery = {}, options?: RequestOptions): Promise<ActivityResponse> {
+    const parsed = check(activityQuerySchema, query, 'activity query');
+    const r = asTyped<ActivityResponse>(
+      await this.send({ method: 'GET', target: '/v2/team/activity', query: parsed, what: 'activity listing' }, options),
+      'activity listing',
+    );
+    return { ...r, data: Array.isArray(r.data) ? r.data : [], cursor: r.cursor ?? null, has_more: r.has_more === true };
+  }
+
+  async getCreditUsage(options?: RequestOptions): Promise<CreditUsageResponse> {
+    return asTyped(await this.send({ method: 'GET', target: '/v2/team/credit-usage', what: 'credit usage' }, options), 'credit usage');
+  }
+
+  async getHistoricalCreditUsage(query: HistoricalCreditUsageQuery = {}, options?: RequestOptions): Promise<HistoricalCreditUsageResponse> {
+    const parsed = check(historicalCreditUsageQuerySchema, query, 'historical credit usage query');
+    const what = 'historical credit usage';
+    const r = asTyped<HistoricalCreditUsageResponse>(
+      await this.send({ method: 'GET', target: '/v2/team/credit-usage/historical', query: parsed, what }, options),
+      what,
+    );
+    return { ...r, periods: Array.isArray(r.periods) ? r.periods : [] };
+  }
+
+  // ---- internals ------------------------------------------------------------------------
+
+  private async jobStatus(
+    kind: 'crawl' | 'batch scrape',
+    prefix: string,
+    id: string,
+    page: JobStatusPage | undefined,
+    options: RequestOptions | undefined,
+  ): Promise<JobStatusResponse> {
+    const jobId = checkId(id, `${kind} id`);
+    const what = `${kind} status`;
+    let call: HttpCall;
+    if (typeof page === 'string') {
+      call = { method: 'GET', target: this.sameOrigin(page, what), what, jobId };
+    } else {
+      const query = check(jobStatusQuerySchema, page ?? {}, `${kind} status query`);
+      call = { method: 'GET', target: `${prefix}/${jobId}`, query, what, jobId };
+    }
+    return asJobStatus(await this.send(call, options), what);
+  }
+
+  /** Parses a `next` URL and refuses any origin but the client's own: it would get the token. */
+  private sameOrigin(next: string, what: string): URL {
+    let url: URL;
+    try {
+      url = new URL(next);
+    } catch {
+      throw new WebDataApiError({ kind: 'validation', code: 'INVALID_NEXT_URL', message: `${what}: next: must be an absolute URL` });
+    }
+    if (url.origin !== this.http.origin) {
+      throw new WebDataApiError({
+        kind: 'forbidden',
+        code: 'FOREIGN_NEXT_URL',
+        retryable: false,
+        message: `${what}: refusing to follow next URL on ${url.origin}: the API key is only sent to ${this.http.origin}`,
+      });
+    }
+    return url;
+  }
+
+  private send(call: HttpCall, options: RequestOptions | undefined) {
+    return this.http.call({ ...call, signal: options?.signal, timeoutMs: options?.timeoutMs });
+  }
+}
+
+function check<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw validationError(what, r.error);
+  return r.data;
+}
+
+/** Job ids are UUIDs; checked locally so a typo never reaches the service. */
+function checkId(id: unknown, what: string): string {
+  return check(uuid, id, what);
+}
+
+function idempotencyHeaders(key: string | undefined, kind: string): Record<string, string> | undefined {
+  if (key === undefined) return undefined;
+  return { 'x-idempotency-key': check(uuid, key, `${kind} idempotencyKey`) };
+}

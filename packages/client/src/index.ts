@@ -1,0 +1,11 @@
+// webdata-client: the typed HTTP client for every v2 endpoint. No Temporal imports; the wire
+// contract (request schemas and response types) is re-exported for convenience.
+export { WebDataClient } from './client.js';
+export type { WebDataClientOptions, RequestOptions, StartJobOptions, JobStatusPage } from './client.js';
+export { WebDataApiError, isWebDataApiError } from './errors.js';
+export type { WebDataErrorKind, WebDataApiErrorInit } from './errors.js';
+export { DEFAULT_TIMEOUT_MS } from './http.js';
+export { followPages } from './pagination.js';
+export { parseRetryAfterHeader, parseRetryAfterText, retryAfterMs } from './retry-after.js';
+export { SIGNATURE_HEADER, signWebhookBody, verifyWebhookSignature, parseWebhookPayload, webhookPayloadSchema } from './webhooks.js';
+export * from 'webdata-contract';

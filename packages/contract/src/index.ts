@@ -1,0 +1,5 @@
+// webdata-contract: the wire contract of the Web Data Extraction Service API v2, in one place.
+// Request schemas (zod) validate bodies on both sides: the client before sending, the local
+// service on arrival. Response types describe what both sides exchange.
+export * from './schemas/index.js';
+export * from './types.js';

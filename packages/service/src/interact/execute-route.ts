@@ -1,0 +1,39 @@
+// POST /v2/browser/{id}/execute: code in a standalone browser session. Not in the reference,
+// but the hosted service's SDK (browserExecute) calls it: { code, language = "bash", timeout }
+// → the execution result of 2.3. Same runners and statuses as interact.
+import { z } from 'zod';
+import { body, int } from 'webdata-contract';
+import { HttpError, type Router, type ServiceContext } from '../core/contract.js';
+import { assertJobId, parseBody } from '../http/validate.js';
+import type { BrowserSessionManager } from '../browser/session-manager.js';
+import type { SessionRunners } from './runners.js';
+
+export const browserExecuteRequestSchema = body({
+  code: z.string().min(1).max(100_000),
+  language: z.enum(['python', 'node', 'bash']).optional(),
+  timeout: int.min(1).max(300).optional(),
+});
+
+export function registerExecuteRoute(router: Router, ctx: ServiceContext, manager: BrowserSessionManager, runners: SessionRunners): void {
+  router.add('POST', '/v2/browser/:id/execute', async (req) => {
+    const id = assertJobId(req.params.id, 'session id');
+    const input = parseBody(browserExecuteRequestSchema, req.body ?? {});
+    const session = manager.get(id);
+    if (!session || session.kind !== 'browser') throw new HttpError(404, 'Browser session not found', { code: 'NOT_FOUND' });
+    if (session.teamId !== req.team.id) throw new HttpError(403, 'Forbidden: this browser session belongs to another team', { code: 'FORBIDDEN' });
+    if (!session.active) throw new HttpError(410, 'Browser session already destroyed', { code: 'SESSION_DESTROYED' });
+    session.busy++;
+    session.touch(ctx.now());
+    try {
+      const exec = await runners.execute(session, input.language ?? 'bash', input.code, input.timeout ?? 30);
+      return { body: { success: !exec.killed && exec.exitCode === 0, ...manager.urls(session), ...exec } };
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      if (!session.active) throw new HttpError(410, 'Browser session already destroyed', { code: 'SESSION_DESTROYED' });
+      throw new HttpError(502, `Browser service execution failed: ${(err as Error).message.split('\n')[0]}`, { code: 'INTERACT_EXECUTION_FAILED' });
+    } finally {
+      session.busy--;
+      session.touch(ctx.now());
+    }
+  }, { group: 'browser' });
+}

@@ -1,0 +1,74 @@
+// GET status, DELETE (cancel) and GET errors of crawl and batch scrape jobs.
+import { jobStatusQuerySchema } from 'webdata-contract';
+import { HttpError } from '../core/contract.js';
+import type { RouteGroup, RouteRequest, Router } from '../core/contract.js';
+import { notFound } from '../http/errors.js';
+import { assertJobId, assertOwner, parseBody } from '../http/validate.js';
+import { DEFAULT_PAGE_ITEMS, statusBody } from './paging.js';
+import { abortJob, type JobsRuntime } from './runtime.js';
+import type { Job, JobKind } from './types.js';
+
+/** How long a status request for a running job waits for pages beyond `skip` (long poll). */
+const LONG_POLL_MS = 500;
+
+export interface JobRouteNames {
+  kind: JobKind;
+  /** e.g. "/v2/crawl" */
+  base: string;
+  readGroup: RouteGroup;
+  writeGroup: RouteGroup;
+}
+
+export function registerStatusRoutes(router: Router, rt: JobsRuntime, names: JobRouteNames): void {
+  router.add('GET', `${names.base}/:id`, (req) => getStatus(rt, names, req), { group: names.readGroup });
+  router.add('DELETE', `${names.base}/:id`, (req) => cancel(rt, names, req), { group: names.writeGroup });
+  router.add('GET', `${names.base}/:id/errors`, (req) => getErrors(rt, names, req), { group: names.readGroup });
+}
+
+/** The caller's job of this kind: 400 non-UUID, 404 unknown/expired/other kind, 403 other team. */
+export function findJob(rt: JobsRuntime, kind: JobKind, req: RouteRequest): Job {
+  const id = assertJobId(req.params.id);
+  const job = rt.store.get(id);
+  if (!job || job.kind !== kind) throw notFound();
+  assertOwner(job.team.id, req.team);
+  return job;
+}
+
+async function getStatus(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest) {
+  const job = findJob(rt, names.kind, req);
+  const query = parseBody(jobStatusQuerySchema, {
+    ...(req.query.has('skip') ? { skip: req.query.get('skip') } : {}),
+    ...(req.query.has('limit') ? { limit: req.query.get('limit') } : {}),
+  });
+  const skip = query.skip ?? 0;
+  if (job.status === 'scraping' && skip >= job.documents.length) {
+    await job.changes.wait(LONG_POLL_MS, req.signal);
+  }
+  const body = statusBody(rt, job, {
+    skip,
+    limit: query.limit ?? DEFAULT_PAGE_ITEMS,
+    limitGiven: query.limit !== undefined,
+    baseUrl: req.baseUrl,
+    path: `${names.base}/${job.id}`,
+  });
+  // Zero data retention: once a finished job's last page has been read, drop the documents.
+  if (job.zeroDataRetention && job.status !== 'scraping' && body.next === undefined && job.documents.length > 0) {
+    job.purgedCount += job.documents.length;
+    job.documents = [];
+  }
+  return { body };
+}
+
+function cancel(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest) {
+  const job = findJob(rt, names.kind, req);
+  if (job.status === 'completed' || job.status === 'failed') {
+    throw new HttpError(409, `Job already ${job.status}: it cannot be cancelled`, { code: 'JOB_FINISHED' });
+  }
+  abortJob(job, 'cancelled', undefined, rt.ctx.now());
+  return { body: { success: true, status: 'cancelled' } };
+}
+
+function getErrors(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest) {
+  const job = findJob(rt, names.kind, req);
+  return { body: { success: true, errors: job.errors, robotsBlocked: job.robotsBlocked } };
+}

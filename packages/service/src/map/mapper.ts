@@ -1,0 +1,84 @@
+// POST /v2/map: the site's URLs from its sitemaps (cached) and from a shallow link walk,
+// limited to the start host (and its subdomains with includeSubdomains) and, when the
+// URL has a path, to that path; ranked by `search` when given.
+import type { MapRequestParsed } from 'webdata-contract';
+import { DEFAULT_ROBOTS_AGENT } from '../crawler/fetcher.js';
+import { RobotsBook } from '../crawler/robots.js';
+import { readSitemaps, sitemapRoots } from '../crawler/sitemap.js';
+import { dedupeKey, parseHttpUrl } from '../crawler/url-key.js';
+import { childPrefix, UrlScope } from '../crawler/url-scope.js';
+import type { JobsRuntime } from '../jobs/runtime.js';
+import { discoverLinks } from './discover.js';
+import { rankLinks, type MapLink } from './rank.js';
+import type { SitemapCache } from './sitemap-cache.js';
+
+export const DEFAULT_MAP_LIMIT = 5000;
+/** Sitemap URLs read per site, whatever the limit (a sitemap may list other sections). */
+const MAX_SITEMAP_URLS = 500_000;
+
+export type MapOptions = Omit<MapRequestParsed, 'origin' | 'integration'>;
+
+export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: MapOptions, signal: AbortSignal): Promise<MapLink[]> {
+  const start = parseHttpUrl(options.url) as URL;
+  const limit = options.limit ?? DEFAULT_MAP_LIMIT;
+  const ignoreQuery = options.ignoreQueryParameters ?? true;
+  const sitemap = options.sitemap ?? 'include';
+  const scope = new UrlScope(start, { crawlEntireDomain: true, allowSubdomains: options.includeSubdomains ?? true, allowExternalLinks: false });
+  const prefix = start.pathname === '/' ? undefined : childPrefix(start.pathname);
+  const inScope = (url: URL) =>
+    scope.allows(url) && (prefix === undefined || url.pathname === start.pathname || url.pathname.startsWith(prefix) || scope.relation(url) !== 'same');
+
+  // Ordered by first sight: the start URL, sitemap URLs, then discovered links.
+  const links = new Map<string, MapLink>();
+  const add = (found: URL, info?: { title?: string; description?: string }) => {
+    const url = new URL(found.href);
+    if (ignoreQuery) url.search = '';
+    const key = url.href;
+    const existing = links.get(key);
+    if (existing) {
+      if (info?.title && !existing.title) existing.title = info.title;
+      if (info?.description && !existing.description) existing.description = info.description;
+      return;
+    }
+    links.set(key, { url: url.href, ...(info?.title ? { title: info.title } : {}), ...(info?.description ? { description: info.description } : {}) });
+  };
+  add(start);
+
+  const robots = new RobotsBook(rt.fetcher, DEFAULT_ROBOTS_AGENT, signal);
+  const fromSitemaps = async () => {
+    let urls = options.ignoreCache ? undefined : cache.get(start.origin);
+    if (!urls) {
+      urls = await readSitemaps(sitemapRoots(start.origin, await robots.sitemaps(start.origin)), {
+        fetcher: rt.fetcher,
+        signal,
+        maxUrls: MAX_SITEMAP_URLS,
+      });
+      // A read cut short by the timeout is not cached: it may be incomplete.
+      if (!signal.aborted) cache.set(start.origin, urls);
+    }
+    for (const raw of urls) {
+      const url = parseHttpUrl(raw);
+      if (url && inScope(url)) add(url);
+    }
+  };
+  const fromLinks = () =>
+    discoverLinks(start, {
+      fetcher: rt.fetcher,
+      robots,
+      inScope,
+      keyOf: (u) => dedupeKey(u, ignoreQuery),
+      signal,
+      enough: () => links.size >= limit && !options.search,
+      found: add,
+    });
+
+  // Both sources run together; on timeout (signal aborted) map answers what it found.
+  await Promise.all([
+    sitemap !== 'skip' ? fromSitemaps().catch(() => undefined) : undefined,
+    sitemap !== 'only' ? fromLinks().catch(() => undefined) : undefined,
+  ]);
+
+  const all = [...links.values()];
+  const ordered = options.search ? rankLinks(all, options.search) : all;
+  return ordered.slice(0, limit);
+}

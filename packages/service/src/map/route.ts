@@ -1,0 +1,33 @@
+// POST /v2/map. Priced per call (billing/prices.ts), recorded as activity `map`.
+// `timeout` (ms) bounds the work: map then answers with what it found so far (always
+// at least the start URL) instead of failing. `location` is accepted and has no effect
+// here: the local service has no proxies.
+import { mapRequestSchema } from 'webdata-contract';
+import type { RouteRequest, RouteResponse, Router } from '../core/contract.js';
+import { requireCredits } from '../billing/guard.js';
+import { mapCredits } from '../billing/prices.js';
+import { newJobId } from '../http/ids.js';
+import { parseBody } from '../http/validate.js';
+import type { JobsRuntime } from '../jobs/runtime.js';
+import { mapSite } from './mapper.js';
+import { SitemapCache } from './sitemap-cache.js';
+
+export function registerMapRoute(router: Router, rt: JobsRuntime): void {
+  const cache = new SitemapCache(() => rt.ctx.now());
+  router.add('POST', '/v2/map', (req) => map(rt, cache, req), { group: 'map' });
+}
+
+async function map(rt: JobsRuntime, cache: SitemapCache, req: RouteRequest): Promise<RouteResponse> {
+  const { origin: _origin, integration: _integration, ...options } = parseBody(mapRequestSchema, req.body);
+  const credits = mapCredits();
+  requireCredits(rt.ctx.ledger, req.team, credits);
+  const id = newJobId(rt.ctx.now());
+  rt.ctx.activity.record({ id, teamId: req.team.id, endpoint: 'map', createdAt: rt.ctx.now(), target: options.url });
+  const signal = options.timeout !== undefined ? AbortSignal.any([req.signal, AbortSignal.timeout(options.timeout)]) : req.signal;
+  const links = await mapSite(rt, cache, options, signal);
+  // The caller went away (req.signal, not the `timeout` option): mapSite answers what it found
+  // on abort, but nobody can receive it, so it is not billed; the caller's retry pays once.
+  if (req.signal.aborted) return { body: null, dropConnection: true };
+  rt.ctx.ledger.charge({ teamId: req.team.id, apiKey: req.apiKey, credits, reason: 'map', jobId: id });
+  return { body: { success: true, links } };
+}

@@ -1,0 +1,44 @@
+// Team endpoints: credit usage, historical credit usage, activity listing.
+import { activityQuerySchema, historicalCreditUsageQuerySchema } from 'webdata-contract';
+import type { RouteRequest, RouteResponse, Router, ServiceContext } from '../core/contract.js';
+import { parseQuery } from '../http/validate.js';
+
+export const ACTIVITY_DEFAULT_LIMIT = 50;
+
+export function registerTeamRoutes(router: Router, ctx: ServiceContext): void {
+  router.add('GET', '/v2/team/credit-usage', (req) => creditUsage(ctx, req), { group: 'team' });
+  router.add('GET', '/v2/team/credit-usage/historical', (req) => historicalUsage(ctx, req), { group: 'team' });
+  router.add('GET', '/v2/team/activity', (req) => activity(ctx, req), { group: 'team' });
+}
+
+function creditUsage(ctx: ServiceContext, req: RouteRequest): RouteResponse {
+  return { body: { success: true, data: ctx.ledger.usage(req.team.id) } };
+}
+
+function historicalUsage(ctx: ServiceContext, req: RouteRequest): RouteResponse {
+  const query = parseQuery(historicalCreditUsageQuerySchema, req.query);
+  return { body: { success: true, periods: ctx.ledger.periods(req.team.id, query.byApiKey ?? false) } };
+}
+
+function activity(ctx: ServiceContext, req: RouteRequest): RouteResponse {
+  const query = parseQuery(activityQuerySchema, req.query);
+  const page = ctx.activity.list(req.team.id, {
+    endpoint: query.endpoint,
+    limit: query.limit ?? ACTIVITY_DEFAULT_LIMIT,
+    cursor: query.cursor,
+  });
+  return {
+    body: {
+      success: true,
+      data: page.data.map((r) => ({
+        id: r.id,
+        endpoint: r.endpoint,
+        api_version: 'v2',
+        created_at: new Date(r.createdAt).toISOString(),
+        target: r.target,
+      })),
+      cursor: page.cursor,
+      has_more: page.hasMore,
+    },
+  };
+}

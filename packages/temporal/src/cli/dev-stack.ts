@@ -1,0 +1,176 @@
+// The embedded stack on loopback: a Temporal dev server (with its Web UI), the local service
+// with its demo site, a worker and the webhook receiver. Used by `webdata dev`, the demo and
+// the end-to-end tests. The local service is loaded only here (src/ never imports it statically).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { WebDataClient } from 'webdata-client';
+import { resolveTemporalCli } from '../devserver/index.js';
+import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
+import { createStore } from 'webdata-storage';
+import type { DocumentStore } from 'webdata-storage';
+import { startWebhookServer, type WebhookServer } from '../webhooks/index.js';
+import { createWebDataWorker } from '../worker/index.js';
+
+export interface DevStackOptions {
+  /** Temporal Web UI on this port (0 = none). Default: a free port. */
+  uiPort?: number;
+  ui?: boolean;
+  temporalPort?: number;
+  servicePort?: number;
+  sitePort?: number;
+  webhookPort?: number;
+  sitePages?: number;
+  /** Store spec (folder or postgres URL); default a temporary folder removed on close. */
+  store?: string;
+  /** Persist the Temporal dev server in this SQLite file. */
+  dbFilename?: string;
+  taskQueue?: string;
+  /** Teams for the local service; default the `local` team with a webhook secret. */
+  teams?: unknown[];
+  /** Extra local-service options (config, faults...). */
+  serviceOptions?: Record<string, unknown>;
+  /** Start no worker (tests that run their own). */
+  worker?: boolean;
+  /** Extra args for `temporal server start-dev` (e.g. dynamic config). */
+  temporalArgs?: string[];
+  log?: (line: string) => void;
+}
+
+export interface DevStack {
+  temporal: { address: string; namespace: string; uiUrl?: string; client: Client; env: TestWorkflowEnvironment };
+  service: { url: string; siteUrl?: string; apiKey: string; webhookSecret: string; handle: LocalServiceHandle };
+  webhook: WebhookServer;
+  api: WebDataClient;
+  store: DocumentStore;
+  storeSpec: string;
+  taskQueue: string;
+  worker?: Worker;
+  close(): Promise<void>;
+}
+
+/** The parts of the local service the stack uses (typed loosely: src/ does not depend on service/). */
+export interface LocalServiceHandle {
+  url: string;
+  siteUrl?: string;
+  teams: Array<{ id: string; apiKeys: string[]; webhookSecret?: string }>;
+  faults: { set(teamId: string, faults: unknown): void };
+  close(): Promise<void>;
+}
+
+interface ServiceModule {
+  startLocalService(options: Record<string, unknown>): Promise<LocalServiceHandle>;
+  defaultLocalTeam(): { id: string; apiKeys: string[]; webhookSecret?: string };
+}
+
+let runtimeReady = false;
+function quietRuntime(): void {
+  if (runtimeReady) return;
+  runtimeReady = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL ?? 'WARN') as 'WARN') });
+  } catch {
+    // Already installed by the host program.
+  }
+}
+
+export async function startDevStack(options: DevStackOptions = {}): Promise<DevStack> {
+  const log = options.log ?? (() => {});
+  quietRuntime();
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const fn of closers.reverse()) {
+      try {
+        await fn();
+      } catch (err) {
+        log(`dev stack: close step failed: ${String(err)}`);
+      }
+    }
+  };
+  try {
+    const cli = await resolveTemporalCli({ log });
+    const ui = options.ui ?? true;
+    const env = await TestWorkflowEnvironment.createLocal({
+      server: {
+        executable: cli.executable,
+        ip: '127.0.0.1',
+        port: options.temporalPort,
+        ui,
+        uiPort: ui ? options.uiPort : undefined,
+        dbFilename: options.dbFilename,
+        searchAttributes: SEARCH_ATTRIBUTES,
+        extraArgs: options.temporalArgs,
+        log: { format: 'pretty', level: 'error' },
+      },
+    });
+    closers.push(() => env.teardown());
+    const address = env.address;
+    const uiUrl = ui ? await findUiUrl(env, options.uiPort) : undefined;
+
+    const serviceModule = (await import('webdata-service' as string)) as ServiceModule;
+    const team = options.teams ? undefined : serviceModule.defaultLocalTeam();
+    const teams = (options.teams ?? [team]) as Array<{ id: string; apiKeys: string[]; webhookSecret?: string }>;
+    const service = await serviceModule.startLocalService({
+      port: options.servicePort ?? 0,
+      teams,
+      site: { port: options.sitePort ?? 0, pages: options.sitePages },
+      ...options.serviceOptions,
+    });
+    closers.push(() => service.close());
+    const mainTeam = teams[0];
+    const apiKey = mainTeam.apiKeys[0];
+    const webhookSecret = mainTeam.webhookSecret ?? '';
+
+    const client = env.client;
+    const webhook = await startWebhookServer({ client, port: options.webhookPort, secret: webhookSecret || undefined, allowUnsigned: !webhookSecret, log });
+    closers.push(() => webhook.close());
+
+    let storeSpec = options.store;
+    if (!storeSpec) {
+      const dir = mkdtempSync(join(tmpdir(), 'webdata-store-'));
+      storeSpec = dir;
+      closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+    }
+    const store = await createStore(storeSpec);
+    closers.push(() => store.close());
+    const api = new WebDataClient({ apiKey, baseUrl: service.url });
+    closers.push(() => api.close());
+
+    const taskQueue = options.taskQueue ?? 'webdata';
+    let worker: Worker | undefined;
+    if (options.worker !== false) {
+      worker = await createWebDataWorker({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, client: api, store });
+      const running = worker.run();
+      closers.push(async () => {
+        if (worker && worker.getState() === 'RUNNING') worker.shutdown();
+        await running;
+      });
+    }
+
+    return {
+      temporal: { address, namespace: env.namespace ?? 'default', uiUrl, client, env },
+      service: { url: service.url, siteUrl: service.siteUrl, apiKey, webhookSecret, handle: service },
+      webhook,
+      api,
+      store,
+      storeSpec,
+      taskQueue,
+      worker,
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** The dev server puts its UI on the chosen port, or port + 1000 by default. */
+async function findUiUrl(env: TestWorkflowEnvironment, uiPort?: number): Promise<string> {
+  const port = uiPort ?? Number(env.address.split(':').pop()) + 1000;
+  return `http://127.0.0.1:${port}`;
+}
+
+export { Client };

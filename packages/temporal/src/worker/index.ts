@@ -1,0 +1,8 @@
+// The worker side: createWebDataWorker for a Worker of the package alone, webDataPlugin to add
+// the package to a Worker of your own, and the environment-configured worker of `webdata worker`.
+export {
+  WORKFLOWS_PATH, createWebDataWorker, createWorkerFromEnv, runWorkerFromEnv, type WebDataWorkerOptions,
+} from './worker.js';
+export { webDataPlugin, PLUGIN_NAME } from './plugin.js';
+export { writeWorkflowBundle } from './bundle.js';
+export { readWorkerSettings, WorkerSettingsError, type WorkerSettings } from '../config/worker-env.js';

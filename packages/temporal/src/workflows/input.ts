@@ -1,0 +1,109 @@
+// PipelineInput: one object configures every stage. Validated at workflow start (and by the
+// client before starting) with the same zod schemas the HTTP client uses, so a bad field fails
+// fast, names the field and the rule, and spends nothing.
+import { z } from 'zod';
+import {
+  crawlRequestSchema,
+  mapRequestSchema,
+  scrapeOptionsShape,
+  pathPatternSchema,
+  formatIssues,
+  httpUrl,
+} from 'webdata-contract';
+
+export const STAGES = ['map', 'select', 'crawl', 'batch', 'interact', 'support'] as const;
+export type StageName = (typeof STAGES)[number];
+
+/** Fields a support answer may change, per stage; anything else in `fixParameters` is refused. */
+export const DEFAULT_FIXABLE_FIELDS: Record<'crawl' | 'batch' | 'interact', string[]> = {
+  crawl: ['includePaths', 'excludePaths', 'maxDiscoveryDepth', 'limit', 'sitemap', 'crawlEntireDomain',
+    'allowSubdomains', 'ignoreQueryParameters', 'regexOnFullURL', 'delay', 'maxConcurrency', 'scrapeOptions'],
+  batch: ['scrapeOptions', 'maxConcurrency'],
+  interact: ['code', 'language', 'timeout', 'prompt'],
+};
+
+const ms = z.number().int().min(0);
+
+export const pipelineInputSchema = z.strictObject({
+  /** Start URL of the site. */
+  url: httpUrl,
+  /** `crawl`: map → select → crawl, then batch for what the crawl missed; `batch`: batch-scrape every selected URL. */
+  mode: z.enum(['crawl', 'batch']).default('crawl'),
+  /** Stages switched off are reported as `skipped`. */
+  stages: z.strictObject(Object.fromEntries(STAGES.map((s) => [s, z.boolean().optional()])) as Record<StageName, z.ZodOptional<z.ZodBoolean>>).optional(),
+  /** Document store run id; defaults to the workflow id. */
+  runId: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, { error: 'must be 1-128 letters, digits, dot, dash or underscore' }).optional(),
+  map: mapRequestSchema.omit({ url: true, origin: true, integration: true }).optional(),
+  select: z.strictObject({
+    include: z.array(pathPatternSchema).optional(),
+    exclude: z.array(pathPatternSchema).optional(),
+    /** Orders selected URLs by relevance to this text (map's own ranking). */
+    search: z.string().min(1).optional(),
+    limit: z.number().int().min(1).max(100_000).optional(),
+  }).optional(),
+  crawl: crawlRequestSchema.omit({ url: true, webhook: true, origin: true, integration: true }).optional(),
+  batch: z.strictObject({
+    scrapeOptions: z.strictObject(scrapeOptionsShape).optional(),
+    maxConcurrency: z.number().int().min(1).optional(),
+  }).optional(),
+  interact: z.strictObject({
+    /** Regex tested against each stored page URL; matching pages get the follow-up. */
+    match: pathPatternSchema,
+    code: z.string().min(1).max(100_000).optional(),
+    language: z.enum(['node', 'python', 'bash']).optional(),
+    prompt: z.string().min(1).max(10_000).optional(),
+    timeout: z.number().int().min(1).max(300).optional(),
+    maxPages: z.number().int().min(1).max(100).default(3),
+  }).refine((v) => (v.code === undefined) !== (v.prompt === undefined), { error: 'exactly one of code or prompt is required' })
+    .optional(),
+  support: z.strictObject({
+    /** Lowest confidence whose fixParameters are applied. */
+    minConfidence: z.enum(['high', 'medium']).default('medium'),
+    fixableFields: z.strictObject({
+      crawl: z.array(z.string()).optional(),
+      batch: z.array(z.string()).optional(),
+      interact: z.array(z.string()).optional(),
+    }).optional(),
+  }).optional(),
+  budget: z.strictObject({
+    /** Credits this run may spend. */
+    credits: z.number().int().min(0),
+    /** Optional cap on the team's credits this calendar month (from the historical usage endpoint). */
+    monthlyCap: z.number().int().min(0).optional(),
+    /** How long a stage that does not fit waits for a `raiseBudget` update before it is skipped. */
+    waitForRaiseMs: ms.default(0),
+    /**
+     * `clamp` (default) shrinks a job to what fits before it starts; `stop` starts it as
+     * configured and cancels it when its own `creditsUsed` reaches what is left.
+     */
+    strategy: z.enum(['clamp', 'stop']).default('clamp'),
+  }).optional(),
+  /** Webhook receiver for job-level events; polling still guarantees completion. */
+  webhookUrl: httpUrl.optional(),
+  polling: z.strictObject({
+    minIntervalMs: ms.min(200).default(1_000),
+    maxIntervalMs: ms.min(200).default(30_000),
+  }).optional(),
+});
+
+export type PipelineInput = z.input<typeof pipelineInputSchema>;
+export type PipelineConfig = z.output<typeof pipelineInputSchema>;
+
+export class PipelineInputError extends Error {
+  readonly issues: Array<{ path: string; message: string }>;
+  constructor(issues: Array<{ path: string; message: string }>) {
+    super(`invalid pipeline input: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+    this.name = 'PipelineInputError';
+    this.issues = issues;
+  }
+}
+
+export function parsePipelineInput(input: unknown): PipelineConfig {
+  const parsed = pipelineInputSchema.safeParse(input);
+  if (!parsed.success) throw new PipelineInputError(formatIssues(parsed.error));
+  return parsed.data;
+}
+
+export function stageEnabled(config: PipelineConfig, stage: StageName): boolean {
+  return config.stages?.[stage] !== false;
+}
