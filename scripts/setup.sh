@@ -24,7 +24,7 @@ echo "setup: npm packages"
 npm install --no-audit --no-fund
 
 echo "setup: Temporal CLI"
-node --import tsx scripts/ensure-temporal-cli.ts
+node --conditions=webdata-source --import tsx scripts/ensure-temporal-cli.ts
 
 echo "setup: interact runtimes"
 bash scripts/install-interact-deps.sh

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createServiceApp } from '../../packages/service/src/app.js';
 import { defaultLocalTeam } from '../../packages/service/src/config/defaults.js';
-import type { TeamConfig } from '../../packages/service/src/core/contract.js';
+import type { TeamConfig } from '../../packages/service/src/core/teams.js';
 import { startDemoSite, type DemoSite } from '../../packages/service/src/demo-site/index.js';
 import { silentLogger } from '../../packages/service/src/http/logger.js';
 import { listen } from '../../packages/service/src/http/server.js';

@@ -14,7 +14,7 @@ import { resolveTemporalCli } from '../../packages/temporal/src/devserver/index.
 import { SEARCH_ATTRIBUTES } from '../../packages/temporal/src/search-attributes.js';
 import { WORKFLOWS_PATH } from '../../packages/temporal/src/worker/index.js';
 import { createServiceApp, type ServiceApp } from '../../packages/service/src/app.js';
-import type { TeamConfig } from '../../packages/service/src/core/contract.js';
+import type { TeamConfig } from '../../packages/service/src/core/teams.js';
 import { startDemoSite, type DemoSite } from '../../packages/service/src/demo-site/index.js';
 import { listen, type ListeningServer } from '../../packages/service/src/http/server.js';
 import { silentLogger } from '../../packages/service/src/http/logger.js';

@@ -17,7 +17,7 @@ import { FilesystemStore } from '../../packages/storage/src/index.js';
 import { startWebhookServer, type WebhookServer } from '../../packages/temporal/src/webhooks/index.js';
 import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
 import type { PipelineResult } from '../../packages/temporal/src/workflows/state.js';
-import type { FaultConfig } from '../../packages/service/src/core/contract.js';
+import type { FaultConfig } from '../../packages/service/src/core/faults.js';
 import { quietTemporalLogs } from '../helpers/temporal.js';
 import {
   chaosProfile, prebuiltWorkflowBundle, seededRandom, sleep, spawnWorker, startRecordingService, startTemporalServer,

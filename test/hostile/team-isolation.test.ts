@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
 import { startLocalService, type LocalService } from '../../packages/service/src/index.js';
 import { silentLogger } from '../../packages/service/src/http/logger.js';
-import type { TeamConfig } from '../../packages/service/src/core/contract.js';
+import type { TeamConfig } from '../../packages/service/src/core/teams.js';
 
 const team = (id: string, key: string): TeamConfig => ({
   id, apiKeys: [key], credits: 100_000, rateLimits: {}, concurrency: 4, maxBrowserSessions: 3,

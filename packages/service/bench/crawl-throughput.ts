@@ -8,7 +8,7 @@
 //   node --import tsx service/bench/crawl-throughput.ts [pages=2000] [concurrency=10]
 import { request, Agent } from 'undici';
 import { startLocalService } from '../src/app.js';
-import type { TeamConfig } from '../src/core/contract.js';
+import type { TeamConfig } from '../src/core/teams.js';
 import { startDemoSite } from '../src/demo-site/index.js';
 import { silentLogger } from '../src/http/logger.js';
 import { createHttpScrapeEngine } from '../src/scrape/index.js';

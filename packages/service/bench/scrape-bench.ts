@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { load } from 'cheerio';
 import { request } from 'undici';
-import type { TeamConfig } from '../src/core/contract.js';
+import type { TeamConfig } from '../src/core/teams.js';
 import { startDemoSite } from '../src/demo-site/index.js';
 import { createHttpScrapeEngine, convertHtml, normalizeOptions } from '../src/scrape/index.js';
 

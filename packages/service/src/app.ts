@@ -1,6 +1,9 @@
 // Wiring: builds the ServiceContext once and registers every route module; starts the
 // local service (HTTP platform + demo site) and closes it again.
-import type { Router, ScrapeEngine, ServiceConfig, ServiceContext, TeamConfig } from './core/contract.js';
+import type { Router } from './core/routes.js';
+import type { ScrapeEngine } from './core/scrape.js';
+import type { ServiceConfig, ServiceContext } from './core/service.js';
+import type { TeamConfig } from './core/teams.js';
 import { MemoryActivityLog } from './activity/log.js';
 import { MemoryCreditLedger } from './billing/ledger.js';
 import { defaultLocalTeam, resolveServiceConfig } from './config/defaults.js';

@@ -6,7 +6,7 @@ import { MemoryCreditLedger } from '../src/billing/ledger.js';
 import { monthsBetween } from '../src/billing/periods.js';
 import { browserCredits, mapCredits, scrapeCredits, searchCredits } from '../src/billing/prices.js';
 import { createTeamRegistry } from '../src/config/teams.js';
-import { HttpError } from '../src/core/contract.js';
+import { HttpError } from '../src/core/http-error.js';
 import { team } from './platform-helpers.js';
 
 describe('prices', () => {

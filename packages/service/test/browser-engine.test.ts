@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { ScrapeEngine, ScrapeRequestContext } from '../src/core/contract.js';
+import type { ScrapeEngine, ScrapeRequestContext } from '../src/core/scrape.js';
 import { isAdHost } from '../src/browser/adblock.js';
 import { findChromium } from '../src/browser/chromium.js';
 import { createBrowserScrapeEngine, type BrowserScrapeEngine } from '../src/browser/engine.js';

@@ -4,7 +4,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startLocalService } from '../src/app.js';
-import type { ScrapeRecord, ServiceContext, TeamConfig } from '../src/core/contract.js';
+import type { ScrapeRecord } from '../src/core/scrape.js';
+import type { ServiceContext } from '../src/core/service.js';
+import type { TeamConfig } from '../src/core/teams.js';
 import { silentLogger } from '../src/http/logger.js';
 
 export function team(id: string, over: Partial<TeamConfig> = {}): TeamConfig {

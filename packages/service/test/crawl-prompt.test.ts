@@ -5,8 +5,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { crawlRequestSchema } from '../../contract/src/schemas/index.js';
-import type { RouteRequest, TeamConfig } from '../src/core/contract.js';
-import { HttpError } from '../src/core/contract.js';
+import type { RouteRequest } from '../src/core/routes.js';
+import type { TeamConfig } from '../src/core/teams.js';
+import { HttpError } from '../src/core/http-error.js';
 import {
   createParamsPreviewHandler,
   mergePromptOptions,

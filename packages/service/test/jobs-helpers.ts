@@ -4,8 +4,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServiceApp, type ServiceApp } from '../src/app.js';
-import type { PageDocument, ScrapeEngine, ServiceConfig, TeamConfig } from '../src/core/contract.js';
-import { HttpError } from '../src/core/contract.js';
+import type { PageDocument, ScrapeEngine } from '../src/core/scrape.js';
+import type { ServiceConfig } from '../src/core/service.js';
+import type { TeamConfig } from '../src/core/teams.js';
+import { HttpError } from '../src/core/http-error.js';
 import { createResourceFetcher } from '../src/crawler/fetcher.js';
 import { startDemoSite, type DemoSite, type DemoSiteOptions, type ManifestEntry, type SiteManifest } from '../src/demo-site/index.js';
 import { silentLogger } from '../src/http/logger.js';

@@ -1,7 +1,8 @@
 // Shared by the platform, billing, webhooks and SDK tests: a stub scrape engine and a
 // small JSON client for the local service.
-import type { PageDocument, ScrapeEngine, TeamConfig } from '../src/core/contract.js';
-import { HttpError } from '../src/core/contract.js';
+import type { PageDocument, ScrapeEngine } from '../src/core/scrape.js';
+import type { TeamConfig } from '../src/core/teams.js';
+import { HttpError } from '../src/core/http-error.js';
 
 /** Answers every URL with a small document; URLs containing "fail" throw 500, "timeout" 408. */
 export function stubScrapeEngine(): ScrapeEngine & { calls: string[] } {

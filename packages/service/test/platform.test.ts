@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createServiceApp, startLocalService, type LocalService } from '../src/app.js';
 import { ConfigError, loadConfigFile } from '../src/config/load.js';
-import { HttpError } from '../src/core/contract.js';
+import { HttpError } from '../src/core/http-error.js';
 import { listen } from '../src/http/server.js';
 import { silentLogger } from '../src/http/logger.js';
 import { call, stubScrapeEngine, team } from './platform-helpers.js';

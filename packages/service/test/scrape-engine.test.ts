@@ -11,7 +11,9 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpError, type ScrapeRequestContext, type TeamConfig } from '../src/core/contract.js';
+import { HttpError } from '../src/core/http-error.js';
+import type { ScrapeRequestContext } from '../src/core/scrape.js';
+import type { TeamConfig } from '../src/core/teams.js';
 import { DEMO_JS_TEXT, DEMO_PDF_TEXT, startDemoSite, type DemoSite } from '../src/demo-site/index.js';
 import { createHttpScrapeEngine, type HttpScrapeEngine } from '../src/scrape/index.js';
 

@@ -2,7 +2,7 @@
 // URL resolution, charsets, non-HTML bodies, and the cache's LRU bounds.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PageDocument } from '../src/core/contract.js';
+import type { PageDocument } from '../src/core/scrape.js';
 import { ScrapeCache } from '../src/scrape/cache.js';
 import { convertPage } from '../src/scrape/convert.js';
 import { convertHtml, htmlToMarkdown, normalizeOptions, type NormalizedOptions } from '../src/scrape/index.js';

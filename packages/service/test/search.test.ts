@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createServiceApp, type ServiceApp } from '../src/app.js';
-import type { PageDocument, TeamConfig } from '../src/core/contract.js';
+import type { PageDocument } from '../src/core/scrape.js';
+import type { TeamConfig } from '../src/core/teams.js';
 import { startDemoSite, type DemoSite, type ManifestEntry } from '../src/demo-site/index.js';
 import { buildLayout, type SiteLayout } from '../src/demo-site/layout.js';
 import { silentLogger } from '../src/http/logger.js';

@@ -3,7 +3,7 @@
 // fixParameters, applied to the original request, must make the crawl succeed.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { TeamConfig } from '../src/core/contract.js';
+import type { TeamConfig } from '../src/core/teams.js';
 import {
   applyFix, ask, checkEnvelope, crawl, startFixtureSite, startSupportStack, team, waitForJob, type FixtureSite, type SupportStack,
 } from './support-harness.js';

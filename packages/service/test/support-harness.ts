@@ -2,7 +2,8 @@
 // inspector over the jobs module's store) in front of the demo site, a JSON client, job
 // waiters, and support ask itself.
 import { createServiceApp, type ServiceApp, type ServiceAppOptions } from '../src/app.js';
-import type { ServiceContext, TeamConfig } from '../src/core/contract.js';
+import type { ServiceContext } from '../src/core/service.js';
+import type { TeamConfig } from '../src/core/teams.js';
 import { startDemoSite, type DemoSite, type DemoSiteOptions } from '../src/demo-site/index.js';
 import { silentLogger } from '../src/http/logger.js';
 import { listen } from '../src/http/server.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { RouteRequest } from '../src/core/contract.js';
+import type { RouteRequest } from '../src/core/routes.js';
 import type { LlmConfig } from '../src/crawl-prompt/index.js';
 import { keepsFacts } from '../src/support/rephrase.js';
 import { askSupport } from '../src/support/index.js';

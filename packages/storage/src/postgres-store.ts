@@ -3,7 +3,8 @@
 // RETURNING; reads are keyset pages over the bigserial id. Writers of one run take a
 // transaction-scoped advisory lock, so a run's ids are committed in order (a reader
 // paging by id never skips a row committed late) and overlapping batches cannot deadlock.
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { quoteSchema, schemaStatements } from './postgres/schema.js';
 import { hashKey, pageLimit, requireName, toLinkEntries, toStoredDocuments, toStoredFailures, uniqueBy } from './records.js';
 import type {
@@ -20,6 +21,15 @@ import type {
   StoredDocument,
   StoredFailure,
 } from './types.js';
+
+/** `pg` is an optional peer dependency: loaded only when a PostgreSQL store is created. */
+function loadPg(): typeof pg {
+  try {
+    return createRequire(import.meta.url)('pg') as typeof pg;
+  } catch (err) {
+    throw new Error('the PostgreSQL store needs the package "pg": npm install pg', { cause: err });
+  }
+}
 
 export interface PostgresStoreOptions {
   /** postgres:// or postgresql:// URL. */
@@ -87,7 +97,7 @@ export class PostgresStore implements DocumentStore {
     this.where = redactUrl(options.connectionString);
     this.insertBatchSize = Math.max(1, options.insertBatchSize ?? 500);
     this.readChunkSize = Math.max(1, options.readChunkSize ?? 500);
-    this.pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 4, application_name: 'webdata-temporal' });
+    this.pool = new (loadPg().Pool)({ connectionString: options.connectionString, max: options.maxConnections ?? 4, application_name: 'webdata-temporal' });
     // An idle connection dropped by the server must not crash the worker; the next query reports it.
     this.pool.on('error', () => undefined);
   }

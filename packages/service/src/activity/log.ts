@@ -1,5 +1,5 @@
 // The team's recent API activity (last 24 h), newest first, with cursor paging.
-import type { ActivityEndpoint, ActivityLog, ActivityRecord } from '../core/contract.js';
+import type { ActivityEndpoint, ActivityLog, ActivityRecord } from '../core/activity.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
 export const ACTIVITY_WINDOW_MS = 24 * 60 * 60 * 1000;

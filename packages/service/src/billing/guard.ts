@@ -1,5 +1,6 @@
 // The 402 check callers run before spending.
-import type { CreditLedger, TeamConfig } from '../core/contract.js';
+import type { CreditLedger } from '../core/credits.js';
+import type { TeamConfig } from '../core/teams.js';
 import { insufficientCredits } from '../http/errors.js';
 
 /** Throws 402 unless the team has at least `needed` credits left (default: any). */

@@ -1,6 +1,7 @@
 // Credit ledger: charges per team, month and API key, in memory; plans renew each month.
 // Sums are kept as they come in, so `remaining` stays O(1) however many pages a crawl bills.
-import type { CreditLedger, TeamConfig } from '../core/contract.js';
+import type { CreditLedger } from '../core/credits.js';
+import type { TeamConfig } from '../core/teams.js';
 import { monthOf, monthsBetween } from './periods.js';
 
 interface MonthUsage {

@@ -2,7 +2,7 @@
 // scrape engine and by interact, which replays the original scrape's actions.
 // Screenshots and PDFs are returned as base64 data URLs (self-contained, no storage needed).
 import type { Page } from 'playwright-core';
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 
 export type ScrapeAction =
   | { type: 'wait'; milliseconds?: number; selector?: string }

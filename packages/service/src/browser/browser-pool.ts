@@ -2,7 +2,7 @@
 // and a bounded number of browser contexts at a time. A browser that crashed or was closed
 // (disconnected) is launched again on the next request.
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 import { CHROMIUM_ARGS } from './chromium.js';
 
 export class BrowserPool {

@@ -1,7 +1,7 @@
 // Where Chromium lives and how it is always started. Only Debian's system Chromium (or
 // CHROMIUM_PATH) is used: no tool may download a browser of its own.
 import { accessSync, constants } from 'node:fs';
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 
 /** Flags every Chromium we start carries (plus a fresh --user-data-dir where we launch it). */
 export const CHROMIUM_ARGS: readonly string[] = [

@@ -1,6 +1,6 @@
 // Rendered HTML → page document with the HTTP engine's own conversion (scrape/convert.ts),
 // so both engines produce the same markdown, html, links, images and metadata.
-import type { PageDocument } from '../core/contract.js';
+import type { PageDocument } from '../core/scrape.js';
 import { convertPage } from '../scrape/convert.js';
 import { normalizeOptions } from '../scrape/options.js';
 

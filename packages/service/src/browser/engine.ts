@@ -2,7 +2,8 @@
 // of contexts) for what the HTTP engine cannot do: actions, waitFor, screenshots, mobile and
 // location emulation, ad blocking, profiles and JavaScript-rendered pages.
 import type { BrowserContext, Page } from 'playwright-core';
-import { HttpError, type ScrapeEngine, type ScrapeOutcome, type ScrapeRequestContext } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
+import type { ScrapeEngine, ScrapeOutcome, ScrapeRequestContext } from '../core/scrape.js';
 import { checkDestination, isLocalhostName, isLoopbackAddress } from '../scrape/destination.js';
 import { checkActionLimits, runActions, takeScreenshot, type ScrapeAction, type ScreenshotOptions } from './actions.js';
 import { isAdHost } from './adblock.js';

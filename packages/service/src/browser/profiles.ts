@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 
 export interface ProfileSpec {
   name: string;

@@ -4,7 +4,9 @@ import {
   browserDeleteRequestSchema,
   browserListQuerySchema,
 } from 'webdata-contract';
-import { HttpError, type RouteRequest, type Router, type ServiceContext } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
+import type { RouteRequest, Router } from '../core/routes.js';
+import type { ServiceContext } from '../core/service.js';
 import { assertJobId, parseBody, parseQuery } from '../http/validate.js';
 import { browserSessions, type SessionManagerOptions } from './session-manager.js';
 import { sessionView } from './session-view.js';

@@ -2,7 +2,8 @@
 // browser engine for actions, waitFor, screenshots, mobile, location, profiles, and for
 // pages the HTTP engine fetched that ask to be rendered with JavaScript
 // (<meta name="webdata:render" content="javascript">).
-import { HttpError, type ScrapeEngine, type ScrapeOutcome } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
+import type { ScrapeEngine, ScrapeOutcome } from '../core/scrape.js';
 
 /** Why a request needs the browser, or undefined when the HTTP engine can serve it. */
 export function browserReason(options: Record<string, unknown>): string | undefined {

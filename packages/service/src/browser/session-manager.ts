@@ -2,7 +2,9 @@
 // credits, lifetimes, profiles and billing. One manager per ServiceContext, shared by the
 // browser and interact routes so the team's session limit counts both kinds.
 import { randomUUID } from 'node:crypto';
-import { HttpError, type ServiceContext, type TeamConfig } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
+import type { ServiceContext } from '../core/service.js';
+import type { TeamConfig } from '../core/teams.js';
 import { sessionCredits, worstCaseCredits } from './billing.js';
 import { requireChromium } from './chromium.js';
 import { SessionGateway } from './gateway.js';

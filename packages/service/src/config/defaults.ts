@@ -1,5 +1,6 @@
 // Defaults for the service configuration and for the team used when no config file is given.
-import type { ServiceConfig, TeamConfig } from '../core/contract.js';
+import type { ServiceConfig } from '../core/service.js';
+import type { TeamConfig } from '../core/teams.js';
 
 export const DEFAULT_SERVICE_CONFIG: ServiceConfig = {
   jobTtlMs: 24 * 60 * 60 * 1000,

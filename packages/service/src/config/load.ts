@@ -1,7 +1,8 @@
 // Reads and validates a config file; every problem becomes one readable line.
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import type { ServiceConfig, TeamConfig } from '../core/contract.js';
+import type { ServiceConfig } from '../core/service.js';
+import type { TeamConfig } from '../core/teams.js';
 import { configFileSchema } from './schema.js';
 
 export interface LoadedConfig {

@@ -1,5 +1,5 @@
 // The teams the service knows, looked up by id and by API key.
-import type { TeamConfig } from '../core/contract.js';
+import type { TeamConfig } from '../core/teams.js';
 
 export interface TeamRegistry {
   byId(id: string): TeamConfig | undefined;

@@ -4,7 +4,7 @@
 // robotsUserAgent, delay) appear only when generated. Not registered here: the jobs module
 // owns the /v2/crawl paths and wires this handler.
 import { crawlParamsPreviewRequestSchema } from 'webdata-contract';
-import type { RouteHandler, RouteRequest, RouteResponse } from '../core/contract.js';
+import type { RouteHandler, RouteRequest, RouteResponse } from '../core/routes.js';
 import { parseBody } from '../http/validate.js';
 import { llmConfigFromEnv, type LlmConfig } from './llm.js';
 import { proposeCrawlOptions } from './propose.js';

@@ -1,6 +1,6 @@
 // proposeCrawlOptions: a model when one is configured, else the documented rules (rules.ts).
 // A model that fails (unreachable, bad JSON) falls back to the rules, and the notes say so.
-import type { ServiceContext } from '../core/contract.js';
+import type { ServiceContext } from '../core/service.js';
 import { llmConfigFromEnv, type LlmConfig } from './llm.js';
 import { proposeWithModel } from './model.js';
 import { readPromptRules } from './rules.js';

@@ -1,6 +1,6 @@
 // includePaths / excludePaths: unanchored regexes tested against the pathname, or the
 // full URL with regexOnFullURL. Excludes win over includes.
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 
 function compile(patterns: string[] | undefined, field: string): RegExp[] {
   return (patterns ?? []).map((p, i) => {

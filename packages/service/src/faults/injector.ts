@@ -1,5 +1,6 @@
 // Fault injection per team: from the config file, replaced at runtime with set().
-import type { FaultConfig, FaultInjector, TeamConfig } from '../core/contract.js';
+import type { FaultConfig, FaultInjector } from '../core/faults.js';
+import type { TeamConfig } from '../core/teams.js';
 
 export class TeamFaultInjector implements FaultInjector {
   private readonly overrides = new Map<string, FaultConfig | undefined>();

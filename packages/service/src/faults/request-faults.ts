@@ -1,6 +1,6 @@
 // The faults applied to a request before its handler runs: 429 storms, latency, error rates.
-import { HttpError } from '../core/contract.js';
-import type { FaultConfig } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
+import type { FaultConfig } from '../core/faults.js';
 import { rateLimited } from '../http/errors.js';
 
 export const FAULT_HEADER = 'x-fault-injected';

@@ -1,6 +1,6 @@
 // Bearer-token authentication: the API key names the team.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { TeamConfig } from '../core/contract.js';
+import type { TeamConfig } from '../core/teams.js';
 import type { TeamRegistry } from '../config/teams.js';
 import { unauthorized } from './errors.js';
 

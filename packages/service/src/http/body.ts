@@ -1,6 +1,6 @@
 // Reads a JSON request body with a size cap; over the cap the read stops at once.
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 

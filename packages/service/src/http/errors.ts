@@ -1,5 +1,5 @@
 // Error values the platform and route modules throw, and the uniform error body.
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 
 export { HttpError };
 

@@ -2,8 +2,8 @@
 // handler, uniform errors. Nothing a handler throws crashes the process.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HttpError } from '../core/contract.js';
-import type { RouteRequest } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
+import type { RouteRequest } from '../core/routes.js';
 import type { TeamRegistry } from '../config/teams.js';
 import type { TeamFaultInjector } from '../faults/injector.js';
 import { FAULT_HEADER, faultCoversRoute, pickRequestFault } from '../faults/request-faults.js';

@@ -1,6 +1,6 @@
 // Route table with `:param` segments. Static segments win over params, so
 // "/v2/crawl/active" is matched before "/v2/crawl/:id".
-import type { RouteHandler, RouteOptions, Router } from '../core/contract.js';
+import type { RouteHandler, RouteOptions, Router } from '../core/routes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 

@@ -3,7 +3,8 @@
 import type { z } from 'zod';
 // The only import from the package outside service/: the shared request schemas.
 import { formatIssues, summarizeIssues } from 'webdata-contract';
-import type { HttpError, TeamConfig } from '../core/contract.js';
+import type { HttpError } from '../core/http-error.js';
+import type { TeamConfig } from '../core/teams.js';
 import { badRequest, forbidden } from './errors.js';
 
 /**

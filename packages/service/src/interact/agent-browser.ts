@@ -4,7 +4,7 @@ import { accessSync, constants } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 import { killedResult, type ExecResult } from './exec-result.js';
 import { runProcess } from './subprocess-run.js';
 

@@ -3,7 +3,9 @@
 // → the execution result of 2.3. Same runners and statuses as interact.
 import { z } from 'zod';
 import { body, int } from 'webdata-contract';
-import { HttpError, type Router, type ServiceContext } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
+import type { Router } from '../core/routes.js';
+import type { ServiceContext } from '../core/service.js';
 import { assertJobId, parseBody } from '../http/validate.js';
 import type { BrowserSessionManager } from '../browser/session-manager.js';
 import type { SessionRunners } from './runners.js';

@@ -1,6 +1,9 @@
 // The browser sessions bound to scrape jobs (reference 3.1): opened on the first interact
 // call at the scrape's page state, reused by later calls, one runner set per session.
-import { HttpError, type ScrapeRecord, type ServiceContext, type TeamConfig } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
+import type { ScrapeRecord } from '../core/scrape.js';
+import type { ServiceContext } from '../core/service.js';
+import type { TeamConfig } from '../core/teams.js';
 import { browserSessions, type BrowserSessionManager, type SessionManagerOptions } from '../browser/session-manager.js';
 import type { BrowserSession } from '../browser/session.js';
 import { replayScrape } from './replay.js';

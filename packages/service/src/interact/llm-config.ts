@@ -1,6 +1,6 @@
 // The OpenAI-compatible model behind interact `prompt`: configured by LLM_BASE_URL
 // (+ LLM_API_KEY, LLM_MODEL). Without it, prompts answer a clear 503, never a made-up answer.
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 
 export interface LlmConfig {
   baseUrl: string;

@@ -2,7 +2,7 @@
 // timeout really kills the code and user code never runs inside the service process.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 import { killedResult, type ExecResult } from './exec-result.js';
 
 // Next to this module: node-runner-child.ts when running from sources, .js when compiled.

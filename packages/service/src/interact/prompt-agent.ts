@@ -1,7 +1,7 @@
 // Interact `prompt`: an agent loop over an OpenAI-compatible chat-completions model that
 // drives the session's page with a few browser tools until it answers in plain text.
 import type { Page } from 'playwright-core';
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 import type { LlmConfig } from './llm-config.js';
 
 export interface PromptOutcome {

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 import { killedResult, type ExecResult } from './exec-result.js';
 import { runProcess } from './subprocess-run.js';
 

@@ -1,7 +1,7 @@
 // Puts a fresh interact session at the original scrape's page state: same URL, headers,
 // mobile/location emulation, waitFor, then the scrape's actions again.
 import type { Page } from 'playwright-core';
-import type { ScrapeRecord } from '../core/contract.js';
+import type { ScrapeRecord } from '../core/scrape.js';
 import { runActions, type ScrapeAction } from '../browser/actions.js';
 import { contextOptionsFor } from '../browser/emulation.js';
 

@@ -1,7 +1,9 @@
 // POST/DELETE /v2/scrape/{jobId}/interact (reference 4.1, 4.2, 7.1, 7.2): run code or a
 // prompt in the browser session bound to a scrape job; stop it.
 import { interactRequestSchema } from 'webdata-contract';
-import { HttpError, type RouteRequest, type Router, type ServiceContext } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
+import type { RouteRequest, Router } from '../core/routes.js';
+import type { ServiceContext } from '../core/service.js';
 import { assertJobId, parseBody } from '../http/validate.js';
 import type { SessionManagerOptions } from '../browser/session-manager.js';
 import { InteractSessions, gone } from './interact-sessions.js';

@@ -1,6 +1,6 @@
 // POST /v2/batch/scrape.
 import { batchScrapeRequestSchema, isHttpUrl } from 'webdata-contract';
-import type { RouteRequest, RouteResponse, Router } from '../core/contract.js';
+import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import { requireCredits } from '../billing/guard.js';
 import { badRequest, forbidden } from '../http/errors.js';
 import { parseBody } from '../http/validate.js';

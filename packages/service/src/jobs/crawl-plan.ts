@@ -1,7 +1,7 @@
 // A validated crawl request → the crawler's settings, with the reference defaults, the
 // team's feature checks (403) and the credit clamp (402 only when nothing is left).
 import type { CrawlRequestParsed } from 'webdata-contract';
-import type { TeamConfig } from '../core/contract.js';
+import type { TeamConfig } from '../core/teams.js';
 import { requireCredits } from '../billing/guard.js';
 import type { CrawlSettings } from '../crawler/crawler.js';
 import { DEFAULT_ROBOTS_AGENT } from '../crawler/fetcher.js';

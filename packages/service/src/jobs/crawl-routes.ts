@@ -1,6 +1,6 @@
 // POST /v2/crawl, POST /v2/crawl/params-preview and GET /v2/crawl/active.
 import { crawlRequestSchema } from 'webdata-contract';
-import type { RouteRequest, RouteResponse, Router } from '../core/contract.js';
+import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import { applyCrawlPrompt } from '../crawler/prompt.js';
 import { createParamsPreviewHandler } from '../crawl-prompt/index.js';
 import { parseBody } from '../http/validate.js';

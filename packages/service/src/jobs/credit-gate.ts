@@ -1,6 +1,6 @@
 // Credits held for pages in flight, so concurrent pages (and jobs) of a team cannot
 // spend past its remaining credits: the ledger is charged only once a page succeeds.
-import type { CreditLedger } from '../core/contract.js';
+import type { CreditLedger } from '../core/credits.js';
 
 export class CreditGate {
   private readonly held = new Map<string, number>();

@@ -1,6 +1,7 @@
 // Webhook events of a job (`crawl.*` or `batch_scrape.*`), sent through the platform's
 // dispatcher, which filters by the spec's `events`, signs and retries.
-import type { ServiceContext, WebhookEvent } from '../core/contract.js';
+import type { ServiceContext } from '../core/service.js';
+import type { WebhookEvent } from '../core/webhooks.js';
 import type { Job } from './types.js';
 
 export type JobEventSuffix = 'started' | 'page' | 'completed' | 'failed';

@@ -2,7 +2,7 @@
 // long as job results live. A reused key answers 409 with that job's id (the hosted
 // service omits the id; clients must cope either way).
 import type { IncomingHttpHeaders } from 'node:http';
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 import { badRequest } from '../http/errors.js';
 import { isUuid } from '../http/validate.js';
 

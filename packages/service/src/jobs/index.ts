@@ -1,5 +1,6 @@
 // Job routes of the local service: crawl, batch scrape and map.
-import type { Router, ServiceContext } from '../core/contract.js';
+import type { Router } from '../core/routes.js';
+import type { ServiceContext } from '../core/service.js';
 import type { JobStore } from './store.js';
 import { registerMapRoute } from '../map/route.js';
 import { registerBatchRoutes } from './batch-routes.js';

@@ -1,6 +1,7 @@
 // Creating, finishing and failing jobs.
 import { setMaxListeners } from 'node:events';
-import type { TeamConfig, WebhookSpec } from '../core/contract.js';
+import type { TeamConfig } from '../core/teams.js';
+import type { WebhookSpec } from '../core/webhooks.js';
 import { newJobId } from '../http/ids.js';
 import { emitJobEvent } from './events.js';
 import { ChangeNotifier } from './notifier.js';

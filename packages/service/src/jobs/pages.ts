@@ -1,6 +1,7 @@
 // One page of a job: hold a credit, wait for a team slot, scrape, then record the page
 // (charge, keep, webhook) or its failure. Shared by crawl and batch scrape.
-import { HttpError, type PageDocument, type ScrapeOutcome } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
+import type { PageDocument, ScrapeOutcome } from '../core/scrape.js';
 import { scrapeCredits } from '../billing/prices.js';
 import { newJobId } from '../http/ids.js';
 import { emitJobEvent } from './events.js';

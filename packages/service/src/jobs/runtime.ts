@@ -1,7 +1,7 @@
 // What the job routes share for one service instance: the job store, the team
 // concurrency limiter, held credits, idempotency keys and the resource fetcher. It
 // aborts every running job when the service closes.
-import type { ServiceContext } from '../core/contract.js';
+import type { ServiceContext } from '../core/service.js';
 import { createResourceFetcher, type ResourceFetcher } from '../crawler/fetcher.js';
 import { CreditGate } from './credit-gate.js';
 import { IdempotencyKeys } from './idempotency.js';

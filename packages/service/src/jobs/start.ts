@@ -1,6 +1,6 @@
 // What every job start shares: idempotency, kickoff faults, the started event and the
 // answer `{ success, id, url }` (dropped on the wire when a fault says so).
-import type { RouteRequest, RouteResponse } from '../core/contract.js';
+import type { RouteRequest, RouteResponse } from '../core/routes.js';
 import { emitJobEvent } from './events.js';
 import { readIdempotencyKey } from './idempotency.js';
 import { createJob, failJob, type NewJob } from './lifecycle.js';

@@ -1,7 +1,7 @@
 // GET status, DELETE (cancel) and GET errors of crawl and batch scrape jobs.
 import { jobStatusQuerySchema } from 'webdata-contract';
-import { HttpError } from '../core/contract.js';
-import type { RouteGroup, RouteRequest, Router } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
+import type { RouteGroup, RouteRequest, Router } from '../core/routes.js';
 import { notFound } from '../http/errors.js';
 import { assertJobId, assertOwner, parseBody } from '../http/validate.js';
 import { DEFAULT_PAGE_ITEMS, statusBody } from './paging.js';

@@ -1,6 +1,6 @@
 // Pages scraped at once per team: every running job of a team (crawl and batch) shares
 // the team's `concurrency`. Waiters are served in arrival order, so jobs take turns.
-import type { TeamConfig } from '../core/contract.js';
+import type { TeamConfig } from '../core/teams.js';
 
 interface Waiter {
   grant: () => void;

@@ -1,5 +1,7 @@
 // The record of one crawl or batch scrape job, as the routes and runners share it.
-import type { PageDocument, TeamConfig, WebhookSpec } from '../core/contract.js';
+import type { PageDocument } from '../core/scrape.js';
+import type { TeamConfig } from '../core/teams.js';
+import type { WebhookSpec } from '../core/webhooks.js';
 import type { ChangeNotifier } from './notifier.js';
 
 export type JobKind = 'crawl' | 'batch_scrape';

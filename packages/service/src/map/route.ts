@@ -3,7 +3,7 @@
 // at least the start URL) instead of failing. `location` is accepted and has no effect
 // here: the local service has no proxies.
 import { mapRequestSchema } from 'webdata-contract';
-import type { RouteRequest, RouteResponse, Router } from '../core/contract.js';
+import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import { requireCredits } from '../billing/guard.js';
 import { mapCredits } from '../billing/prices.js';
 import { newJobId } from '../http/ids.js';

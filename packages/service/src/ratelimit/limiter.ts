@@ -1,5 +1,6 @@
 // Sliding-window rate limits: requests per minute per team and route group.
-import type { RouteGroup, TeamConfig } from '../core/contract.js';
+import type { RouteGroup } from '../core/routes.js';
+import type { TeamConfig } from '../core/teams.js';
 
 export const RATE_WINDOW_MS = 60_000;
 

@@ -1,6 +1,6 @@
 // Scrape records kept for GET /v2/scrape/{id}, interact replay and support diagnosis;
 // each expires after the job TTL and is swept by a timer.
-import type { ScrapeRecord, ScrapeRecords } from '../core/contract.js';
+import type { ScrapeRecord, ScrapeRecords } from '../core/scrape.js';
 
 export class MemoryScrapeRecords implements ScrapeRecords {
   private readonly records = new Map<string, ScrapeRecord>();

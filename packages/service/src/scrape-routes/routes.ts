@@ -1,6 +1,9 @@
 // POST /v2/scrape and GET /v2/scrape/{id}.
 import { scrapeRequestSchema } from 'webdata-contract';
-import { HttpError, type RouteRequest, type RouteResponse, type Router, type ScrapeOutcome, type ScrapeRecord, type ServiceContext } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
+import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
+import type { ScrapeOutcome, ScrapeRecord } from '../core/scrape.js';
+import type { ServiceContext } from '../core/service.js';
 import { requireCredits } from '../billing/guard.js';
 import { scrapeCredits } from '../billing/prices.js';
 import { forbidden, notFound } from '../http/errors.js';

@@ -1,7 +1,7 @@
 // The scrape cache (maxAge / minAge / storeInCache / lockdown): an in-memory LRU bounded by entry
 // count and by an estimate of the bytes held. Keys combine the URL with every option that changes
 // the output, so a hit is exactly what a fresh scrape with the same options would give.
-import type { PageDocument } from '../core/contract.js';
+import type { PageDocument } from '../core/scrape.js';
 import type { NormalizedOptions } from './options.js';
 
 export interface CachedPage {

@@ -3,7 +3,7 @@
 // replaced when asked. Mutates the document, so it runs after metadata and links are read.
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 import { selectMainContent } from './main-content.js';
 import { BASE64_IMAGE_PLACEHOLDER } from './text.js';
 

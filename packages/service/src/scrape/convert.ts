@@ -2,7 +2,7 @@
 // read first, then the same tree is cleaned for the html format, which markdown is made from.
 import { STATUS_CODES } from 'node:http';
 import { load } from 'cheerio';
-import type { PageDocument, PageMetadata } from '../core/contract.js';
+import type { PageDocument, PageMetadata } from '../core/scrape.js';
 import { contentHtml } from './clean.js';
 import type { FetchedPage } from './fetch.js';
 import { collectLinks, documentBase } from './links.js';

@@ -4,7 +4,7 @@
 // which Node does not do by itself.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 
 export function isLoopbackAddress(address: string): boolean {
   const a = address.toLowerCase();

@@ -1,10 +1,9 @@
-// The HTTP scrape engine (ScrapeEngine of core/contract.ts): options → cache → guarded fetch →
+// The HTTP scrape engine (ScrapeEngine of core/scrape.ts): options → cache → guarded fetch →
 // conversion. Failures are HttpErrors the platform can answer with: 400 for options this engine
 // cannot honour, 403 for refused destinations, 404 for cache-only misses, 408 on timeout, 500
 // when the page cannot be fetched at all. Non-2xx pages are documents, not failures.
-import {
-  HttpError, type PageDocument, type ScrapeEngine, type ScrapeOutcome, type ScrapeRequestContext,
-} from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
+import type { PageDocument, ScrapeEngine, ScrapeOutcome, ScrapeRequestContext } from '../core/scrape.js';
 import { ScrapeCache, cacheKey, type CacheLimits, type CachedPage } from './cache.js';
 import { convertPage } from './convert.js';
 import { checkDestination } from './destination.js';

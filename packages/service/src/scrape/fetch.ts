@@ -3,7 +3,7 @@
 // as one AbortSignal; the engine decides what an abort means.
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, request } from 'undici';
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 import { checkDestination, createLookup } from './destination.js';
 
 export interface FetchedPage {

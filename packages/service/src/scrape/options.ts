@@ -1,7 +1,7 @@
 // Scrape options as the HTTP engine uses them: defaults filled in (reference 2.6 outline values),
 // formats reduced to the five this engine produces, and a clear 400 for anything that needs a
 // browser or a model, so a browser engine can take those requests later.
-import { HttpError } from '../core/contract.js';
+import { HttpError } from '../core/http-error.js';
 
 export type OutputFormat = 'markdown' | 'html' | 'rawHtml' | 'links' | 'images';
 

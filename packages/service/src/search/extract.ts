@@ -17,7 +17,7 @@
  *   ![alt](src) with unknown size.
  */
 import { load, type CheerioAPI } from 'cheerio';
-import type { PageDocument } from '../core/contract.js';
+import type { PageDocument } from '../core/scrape.js';
 import { dataUriSize, dimension } from './image-size.js';
 import type { IndexedImage, IndexedPage } from './page.js';
 

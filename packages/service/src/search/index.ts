@@ -8,7 +8,7 @@ export { inCategory, type Category } from './categories.js';
 export { pageFromDocument, normalizeDate } from './extract.js';
 export type { IndexedPage, IndexedImage } from './page.js';
 
-import type { ServiceContext } from '../core/contract.js';
+import type { ServiceContext } from '../core/service.js';
 import { searchIndexOf } from './route.js';
 import { seedSite, type SeedOptions } from './seed.js';
 

@@ -11,7 +11,8 @@
  * - Recorded as activity `search`; the answer's `id` is that record's id.
  */
 import { searchRequestSchema, type SearchRequestParsed } from 'webdata-contract';
-import type { RouteRequest, RouteResponse, Router, ServiceContext } from '../core/contract.js';
+import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
+import type { ServiceContext } from '../core/service.js';
 import { requireCredits } from '../billing/guard.js';
 import { searchCredits } from '../billing/prices.js';
 import { forbidden } from '../http/errors.js';

@@ -3,8 +3,10 @@
 // members plus metadata { title, description, sourceURL, url, statusCode, error? }. Only
 // successful scrapes are charged (1 credit each, billing/prices.ts); a failed one keeps its
 // item with metadata.error. Scraped pages refresh the search index (not under zdr).
-import type { PageDocument, ServiceContext, TeamConfig } from '../core/contract.js';
-import { HttpError } from '../core/contract.js';
+import type { PageDocument } from '../core/scrape.js';
+import type { ServiceContext } from '../core/service.js';
+import type { TeamConfig } from '../core/teams.js';
+import { HttpError } from '../core/http-error.js';
 import { newJobId } from '../http/ids.js';
 import type { Item } from './results.js';
 

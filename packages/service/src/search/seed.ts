@@ -1,7 +1,8 @@
 // Indexes a site through the scrape engine, bounded: the demo site at startup, so search has
 // something to find before anyone scrapes. URLs come from a given list (the demo site's
 // manifest) or from the site's sitemaps; robots.txt is obeyed, as a search crawler would.
-import type { ServiceContext, TeamConfig } from '../core/contract.js';
+import type { ServiceContext } from '../core/service.js';
+import type { TeamConfig } from '../core/teams.js';
 import type { SiteManifest } from '../demo-site/index.js';
 import { createResourceFetcher, DEFAULT_ROBOTS_AGENT } from '../crawler/fetcher.js';
 import { RobotsBook } from '../crawler/robots.js';

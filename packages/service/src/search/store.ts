@@ -2,7 +2,7 @@
 // description, text and URL words. Implements the context's PageIndex, so scrape routes and
 // jobs can add what they scrape; a re-scraped page replaces its old entry.
 import MiniSearch from 'minisearch';
-import type { PageDocument, PageIndex } from '../core/contract.js';
+import type { PageDocument, PageIndex } from '../core/scrape.js';
 import { pageFromDocument } from './extract.js';
 import type { IndexedPage } from './page.js';
 import { tokenize, urlText } from './text.js';

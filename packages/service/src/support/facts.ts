@@ -1,5 +1,5 @@
 // Small readings of a job view shared by the causes, and the fix shapes per job kind.
-import type { JobView } from '../core/contract.js';
+import type { JobView } from '../core/jobs.js';
 import type { Case, Finding } from './types.js';
 
 export const isCrawl = (job?: JobView): job is JobView => job?.kind === 'crawl';

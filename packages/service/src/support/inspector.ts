@@ -2,7 +2,10 @@
 // when given), single scrapes (scrape records) and browser sessions (standalone and bound
 // to a scrape by interact). "Recent" comes from the activity log, which names every job a
 // team started in the last 24 hours. Views carry no page content.
-import type { ActivityRecord, JobInspector, JobView, ScrapeRecord, ServiceContext } from '../core/contract.js';
+import type { ActivityRecord } from '../core/activity.js';
+import type { JobInspector, JobView } from '../core/jobs.js';
+import type { ScrapeRecord } from '../core/scrape.js';
+import type { ServiceContext } from '../core/service.js';
 import { browserSessions } from '../browser/session-manager.js';
 import type { BrowserSession } from '../browser/session.js';
 import type { Job } from '../jobs/types.js';

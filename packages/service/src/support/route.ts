@@ -8,7 +8,8 @@
  * Not recorded in the activity listing (4.4 has no support endpoint).
  */
 import { supportAskRequestSchema } from 'webdata-contract';
-import type { RouteRequest, RouteResponse, Router, ServiceContext } from '../core/contract.js';
+import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
+import type { ServiceContext } from '../core/service.js';
 import { createResourceFetcher } from '../crawler/fetcher.js';
 import { llmConfigFromEnv, type LlmConfig } from '../crawl-prompt/llm.js';
 import { parseBody } from '../http/validate.js';

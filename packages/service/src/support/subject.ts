@@ -1,7 +1,7 @@
 // What a question is about: the job named by jobId; else a job id or URL in the question or
 // its context; else the team's most recent failed job. Only the caller's team's jobs are in
 // scope: another team's job id is treated exactly like an unknown one.
-import type { JobView } from '../core/contract.js';
+import type { JobView } from '../core/jobs.js';
 import type { Case } from './types.js';
 
 export type Subject = { job: JobView } | { missing: string } | { none: true };

@@ -1,6 +1,8 @@
 // Shapes shared by the support engine: the answer envelope (reference 2.5), the case under
 // investigation and the known causes.
-import type { JobInspector, JobView, ServiceContext, TeamConfig } from '../core/contract.js';
+import type { JobInspector, JobView } from '../core/jobs.js';
+import type { ServiceContext } from '../core/service.js';
+import type { TeamConfig } from '../core/teams.js';
 import type { ResourceFetcher } from '../crawler/fetcher.js';
 import type { Budget } from './budget.js';
 

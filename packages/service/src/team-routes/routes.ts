@@ -1,6 +1,7 @@
 // Team endpoints: credit usage, historical credit usage, activity listing.
 import { activityQuerySchema, historicalCreditUsageQuerySchema } from 'webdata-contract';
-import type { RouteRequest, RouteResponse, Router, ServiceContext } from '../core/contract.js';
+import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
+import type { ServiceContext } from '../core/service.js';
 import { parseQuery } from '../http/validate.js';
 
 export const ACTIVITY_DEFAULT_LIMIT = 50;

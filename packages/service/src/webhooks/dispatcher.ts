@@ -1,6 +1,8 @@
 // Webhook deliveries: signed, filtered, per-job ordered first attempts, retries with
 // the same webhookId on a short backoff, faults (drop/delay), stopped on close.
-import type { ServiceConfig, TeamConfig, WebhookDispatcher, WebhookEvent, WebhookSpec } from '../core/contract.js';
+import type { ServiceConfig } from '../core/service.js';
+import type { TeamConfig } from '../core/teams.js';
+import type { WebhookDispatcher, WebhookEvent, WebhookSpec } from '../core/webhooks.js';
 import type { TeamFaultInjector } from '../faults/injector.js';
 import { newRandomId } from '../http/ids.js';
 import type { ServiceLogger } from '../http/logger.js';

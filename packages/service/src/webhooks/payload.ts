@@ -1,5 +1,5 @@
 // The delivery body: `{ success, type, id, webhookId, data, error?, metadata }`.
-import type { WebhookEvent, WebhookSpec } from '../core/contract.js';
+import type { WebhookEvent, WebhookSpec } from '../core/webhooks.js';
 
 export interface WebhookPayload {
   success: boolean;

@@ -2,7 +2,7 @@
 // injected for the team, or the team's maximum of concurrent browser sessions. Waiting is the
 // fix (Retry-After says how long), so no request field is proposed.
 import { browserSessions } from '../../browser/session-manager.js';
-import type { RouteGroup } from '../../core/contract.js';
+import type { RouteGroup } from '../../core/routes.js';
 import type { Case, Cause, Finding } from '../types.js';
 
 const HINT = /\b429\b|rate.?limit|too many requests|throttl/i;

@@ -2,7 +2,7 @@
 // activity log tells an expired job (404 after its results expired: rerun it) from an
 // unknown one; a time-ordered (v7) id older than the retention time probably expired too.
 // Nothing here reads another team's records, so another team's id looks unknown.
-import type { ActivityRecord } from '../../core/contract.js';
+import type { ActivityRecord } from '../../core/activity.js';
 import type { Case, Finding } from '../types.js';
 
 function activityEntry(c: Case, id: string): ActivityRecord | undefined {

@@ -3,7 +3,7 @@
 // keep the includes and add the start page itself; widen the includes to the start URL's
 // section; drop the excludes that match the start URL. Each is tried with a dry crawl; the
 // first that reaches pages (of the originally intended kind, when it can) is proposed.
-import type { JobView } from '../../core/contract.js';
+import type { JobView } from '../../core/jobs.js';
 import { PathFilter } from '../../crawler/path-filter.js';
 import { closest, crawlRequestOf, describeJob, escapeRegex, note, plural, provisional } from '../facts.js';
 import { dryCrawl, samplePaths } from '../probes/dry-crawl.js';

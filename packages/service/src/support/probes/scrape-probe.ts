@@ -1,6 +1,6 @@
 // One real scrape through the service's engine, to test a fix: not charged, not recorded,
 // never served from the engine's cache (maxAge 0), bounded by the support budget.
-import { HttpError } from '../../core/contract.js';
+import { HttpError } from '../../core/http-error.js';
 import { newJobId } from '../../http/ids.js';
 import type { Case } from '../types.js';
 

@@ -1,0 +1,46 @@
+// Routes as the HTTP platform (http/) and the route modules see them: groups, requests, answers.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { TeamConfig } from './teams.js';
+
+/** Route groups: the unit for rate limits, activity listing and pricing. */
+export type RouteGroup =
+  | 'scrape' | 'interact' | 'crawl' | 'crawl_status' | 'batch_scrape' | 'batch_status'
+  | 'map' | 'search' | 'browser' | 'support' | 'team' | 'extract';
+
+/** A request as a route handler sees it, after auth, rate limit and JSON parsing. */
+export interface RouteRequest {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+  headers: IncomingHttpHeaders;
+  team: TeamConfig;
+  apiKey: string;
+  requestId: string;
+  /** Origin the client used, e.g. "http://127.0.0.1:3002": absolute URLs in responses are built from it. */
+  baseUrl: string;
+  signal: AbortSignal;
+}
+
+export interface RouteResponse {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  /**
+   * Fault injection (`dropNextStartResponses`): the request has been processed, but the
+   * platform destroys the socket instead of answering, as a lost response would look.
+   */
+  dropConnection?: boolean;
+}
+
+export type RouteHandler = (req: RouteRequest) => Promise<RouteResponse> | RouteResponse;
+
+export interface RouteOptions {
+  group: RouteGroup;
+}
+
+/** Registers handlers; patterns use `:name` segments, e.g. "/v2/crawl/:id/errors". */
+export interface Router {
+  add(method: 'GET' | 'POST' | 'DELETE', pattern: string, handler: RouteHandler, options: RouteOptions): void;
+}

@@ -1,0 +1,247 @@
+#!/usr/bin/env node
+// `npm run test:package`: the packages as a user gets them. Builds, packs every published
+// package, installs the tarballs (not workspace links) into fresh projects outside the repo,
+// and there checks that
+//   1. plain `node` imports every entry point (and webdata-temporal/api loads no @temporalio/worker);
+//   2. a TypeScript consumer with strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess
+//      and module nodenext type-checks against the published .d.ts;
+//   3. a consumer's own Worker, built with webDataPlugin, runs one pipeline to `completed`
+//      against webdata-service started from its installed bin;
+//   4. no tarball holds tests, benchmarks or build info.
+// Prints tarball sizes and file counts and the install size for a client-only user and a worker.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const PACKAGES = ['contract', 'client', 'storage', 'temporal', 'service'];
+const FORBIDDEN = /(^|\/)(test|tests|bench|__tests__|fixtures)\/|\.test\.|\.tsbuildinfo$|(^|\/)tsconfig[^/]*\.json$/;
+const keep = process.env.PACKAGE_TEST_KEEP === '1';
+const work = mkdtempSync(join(tmpdir(), 'webdata-package-'));
+const children = new Set();
+const failures = [];
+let step = 0;
+
+const log = (line) => console.log(line);
+function check(ok, what) {
+  log(`${ok ? 'ok' : 'FAIL'} ${++step} - ${what}`);
+  if (!ok) failures.push(what);
+}
+function run(cmd, args, opts = {}) {
+  return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20, ...opts });
+}
+function npm(args, cwd) {
+  return run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd });
+}
+function duBytes(dir) {
+  return Number(run('du', ['-sb', dir]).split('\t')[0]);
+}
+const mib = (bytes) => `${(bytes / 1048576).toFixed(1)} MiB`;
+const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
+
+function cleanup() {
+  for (const child of children) {
+    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+  }
+  if (!keep) rmSync(work, { recursive: true, force: true });
+  else log(`kept ${work}`);
+}
+process.on('SIGINT', () => { cleanup(); process.exit(130); });
+process.on('SIGTERM', () => { cleanup(); process.exit(143); });
+
+/** Starts a long-running child in its own process group; resolves with the first stdout match. */
+function startChild(name, cmd, args, pattern, opts = {}) {
+  const child = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+  children.add(child);
+  let out = '';
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within 120 s:\n${out}`)), 120_000);
+    const onData = (chunk) => {
+      out += chunk.toString();
+      const m = pattern.exec(out);
+      if (m) { clearTimeout(timer); resolvePromise({ child, match: m }); }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (c) => { out += c.toString(); });
+    child.on('exit', (code) => { clearTimeout(timer); children.delete(child); reject(new Error(`${name} exited (${code}):\n${out}`)); });
+  });
+}
+
+async function main() {
+  const t0 = Date.now();
+  run('npx', ['tsc', '-b', 'tsconfig.build.json'], { cwd: ROOT });
+  log(`build: ${((Date.now() - t0) / 1000).toFixed(1)} s (tsc -b, incremental)`);
+
+  // ---- pack --------------------------------------------------------------------------------
+  const tarDir = join(work, 'tarballs');
+  mkdirSync(tarDir);
+  const tarballs = {};
+  log('\n| package | tarball | unpacked | files |\n|---|---:|---:|---:|');
+  for (const p of PACKAGES) {
+    const [info] = JSON.parse(npm(['pack', '--json', '--pack-destination', tarDir], join(ROOT, 'packages', p)));
+    tarballs[info.name] = join(tarDir, info.filename);
+    log(`| ${info.name} | ${kib(info.size)} | ${kib(info.unpackedSize)} | ${info.entryCount} |`);
+    const bad = info.files.map((f) => f.path).filter((f) => FORBIDDEN.test(f));
+    check(bad.length === 0, `${info.name}: no tests, benchmarks, fixtures or build info in the tarball${bad.length ? ` (found ${bad.slice(0, 5).join(', ')})` : ''}`);
+    const hasJs = info.files.some((f) => f.path.startsWith('lib/') && f.path.endsWith('.js'));
+    const hasDts = info.files.some((f) => f.path.startsWith('lib/') && f.path.endsWith('.d.ts'));
+    const hasMaps = info.files.some((f) => f.path.endsWith('.js.map'));
+    check(hasJs && hasDts && hasMaps, `${info.name}: compiled .js, .d.ts and source maps`);
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', p, 'package.json'), 'utf8'));
+    const runtime = Object.keys({ ...manifest.dependencies });
+    check(!runtime.some((d) => ['tsx', 'typescript', '@temporalio/testing'].includes(d) || d.startsWith('@temporalio/')),
+      `${info.name}: no TypeScript toolchain, @temporalio/testing or Temporal packages among its dependencies (Temporal is a peer)`);
+  }
+  const tgz = (...names) => names.map((n) => tarballs[n]);
+
+  // ---- install sizes ---------------------------------------------------------------------------
+  const project = (name) => {
+    const dir = join(work, name);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module', version: '1.0.0' }, null, 2));
+    return dir;
+  };
+  const clientOnly = project('client-only');
+  npm(['install', ...tgz('webdata-contract', 'webdata-client')], clientOnly);
+  const clientBytes = duBytes(join(clientOnly, 'node_modules'));
+
+  const app = project('consumer');
+  npm(['install', ...tgz('webdata-contract', 'webdata-client', 'webdata-storage', 'webdata-temporal')], app);
+  const workerBytes = duBytes(join(app, 'node_modules'));
+  check(!existsSync(join(app, 'node_modules', '@temporalio', 'testing')), 'a worker install has no @temporalio/testing');
+  check(!existsSync(join(app, 'node_modules', 'tsx')) && !existsSync(join(app, 'node_modules', 'typescript')), 'a worker install has no tsx or typescript');
+  log(`install size: client only (webdata-client) ${mib(clientBytes)}; worker (webdata-temporal with its @temporalio peers) ${mib(workerBytes)}`);
+  // The rest of the checks also need the local service, pg and the Node types for the TS consumer.
+  npm(['install', ...tgz('webdata-service'), '@types/node@20'], app);
+
+  // ---- 1. plain node imports every entry point --------------------------------------------------
+  const entries = [
+    'webdata-temporal', 'webdata-temporal/api', 'webdata-temporal/activities', 'webdata-temporal/workflows',
+    'webdata-temporal/worker', 'webdata-temporal/client', 'webdata-temporal/storage', 'webdata-temporal/webhooks',
+    'webdata-temporal/plugin', 'webdata-client', 'webdata-contract', 'webdata-storage', 'webdata-service',
+  ];
+  writeFileSync(join(app, 'imports.mjs'), `
+const entries = ${JSON.stringify(entries)};
+const out = {};
+for (const e of entries) out[e] = Object.keys(await import(e)).length;
+console.log(JSON.stringify(out));
+`);
+  const imported = JSON.parse(run('node', ['imports.mjs'], { cwd: app }));
+  for (const e of entries) check((imported[e] ?? 0) > 0, `node imports ${e} (${imported[e] ?? 0} exports)`);
+
+  writeFileSync(join(app, 'api-only.mjs'), `
+import { createRequire } from 'node:module';
+const api = await import('webdata-temporal/api');
+const loaded = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('@temporalio'));
+console.log(JSON.stringify({ client: typeof api.WebDataClient, temporal: loaded.length }));
+`);
+  const apiOnly = JSON.parse(run('node', ['api-only.mjs'], { cwd: app }));
+  check(apiOnly.client === 'function' && apiOnly.temporal === 0, `importing webdata-temporal/api loads no @temporalio package (${apiOnly.temporal} loaded)`);
+
+  const workflowsPath = run('node', ['--input-type=module', '-e', "console.log(import.meta.resolve('webdata-temporal/workflows'))"], { cwd: app }).trim();
+  check(workflowsPath.includes('/node_modules/webdata-temporal/lib/workflows/index.js'), `webdata-temporal/workflows resolves to compiled JS in node_modules (${workflowsPath})`);
+
+  // ---- 2. a strict TypeScript consumer ------------------------------------------------------
+  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true,
+      module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, types: ['node'],
+    },
+    include: ['consumer.ts'],
+  }, null, 2));
+  writeFileSync(join(app, 'consumer.ts'), `
+import { Client } from '@temporalio/client';
+import { Worker, NativeConnection } from '@temporalio/worker';
+import { startPipeline, type PipelineInput, type PipelineResult, STAGE, WebDataApiError } from 'webdata-temporal';
+import { WebDataClient, type CrawlRequest, type JobStatusResponse, crawlRequestSchema } from 'webdata-temporal/api';
+import { createActivities, type WebDataActivities } from 'webdata-temporal/activities';
+import { createWebDataWorker, webDataPlugin } from 'webdata-temporal/worker';
+import { createStore, type DocumentStore } from 'webdata-temporal/storage';
+import { startWebhookServer } from 'webdata-temporal/webhooks';
+import { webDataPipeline } from 'webdata-temporal/workflows';
+import { startLocalService } from 'webdata-service';
+
+export async function consumer(connection: NativeConnection, temporal: Client): Promise<PipelineResult> {
+  const api = new WebDataClient({ apiKey: 'k', baseUrl: 'http://127.0.0.1:3002' });
+  const store: DocumentStore = createStore('./store');
+  const activities: WebDataActivities = createActivities({ client: api, store });
+  const request: CrawlRequest = crawlRequestSchema.parse({ url: 'http://127.0.0.1:3003/', limit: 5 });
+  const status: JobStatusResponse | undefined = undefined;
+  const worker = await Worker.create({ connection, taskQueue: 'q', plugins: [webDataPlugin({ client: api, store })] });
+  const own = await createWebDataWorker({ connection, taskQueue: 'q2', client: api, store });
+  const input: PipelineInput = { url: request.url, select: { include: ['^/docs'] } };
+  const handle = await startPipeline(temporal, input, { taskQueue: 'q' });
+  void [activities, status, worker, own, STAGE, WebDataApiError, startWebhookServer, webDataPipeline, startLocalService];
+  return handle.result();
+}
+`);
+  // skipLibCheck stays off so our .d.ts are checked under these flags too. Errors in other
+  // packages' declarations (Temporal's own fail exactOptionalPropertyTypes) are counted, not ours.
+  let tscOut = '';
+  try {
+    tscOut = run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: app });
+  } catch (err) {
+    tscOut = `${err.stdout ?? ''}${err.stderr ?? ''}`;
+  }
+  const errors = tscOut.split('\n').filter((l) => /error TS\d+/.test(l));
+  const ours = errors.filter((l) => l.startsWith('consumer.ts') || l.startsWith('node_modules/webdata-'));
+  const others = [...new Set(errors.filter((l) => !ours.includes(l)).map((l) => l.split('(')[0]))];
+  check(ours.length === 0, `a strict TypeScript consumer (exactOptionalPropertyTypes, noUncheckedIndexedAccess, nodenext) type-checks against our .d.ts: ${ours.length} errors${ours.length ? `\n${ours.join('\n')}` : ''}`);
+  if (others.length) log(`   (not ours: ${errors.length - ours.length} errors under these flags in ${others.join(', ')})`);
+
+  // ---- 3. a consumer's own Worker with the plugin runs a pipeline -----------------------------
+  const cli = run(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', 'scripts/ensure-temporal-cli.ts'], { cwd: ROOT });
+  const cliPath = /temporal CLI: (\S+)/.exec(cli)?.[1];
+  if (!cliPath || !existsSync(cliPath)) throw new Error(`no Temporal CLI: ${cli}`);
+  const port = 17000 + Math.floor(Math.random() * 2000);
+  const attrs = ['WebdataStage=Keyword', 'WebdataTargetHost=Keyword', 'WebdataPages=Int', 'WebdataCredits=Int', 'WebdataOutcome=Keyword'];
+  await startChild('temporal', cliPath, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), 
+    '--log-level', 'error', ...attrs.flatMap((a) => ['--search-attribute', a])], /./, {});
+  const { match: svc } = await startChild('webdata-service', join(app, 'node_modules', '.bin', 'webdata-service'), ['--port', '0', '--site-port', '0', '--pages', '60'],
+    /on (http:\/\/\S+)\n\s+demo site:\s+(http:\/\/\S+)/, { cwd: app });
+  writeFileSync(join(app, 'worker.mjs'), `
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { startPipeline } from 'webdata-temporal';
+import { WebDataClient } from 'webdata-temporal/api';
+import { createStore } from 'webdata-temporal/storage';
+import { webDataPlugin } from 'webdata-temporal/plugin';
+
+const [address, serviceUrl, siteUrl] = process.argv.slice(2);
+for (let i = 0; ; i++) {
+  try { await (await Connection.connect({ address })).close(); break; } catch (err) { if (i > 120) throw err; await new Promise((r) => setTimeout(r, 500)); }
+}
+const connection = await NativeConnection.connect({ address });
+const api = new WebDataClient({ apiKey: 'local-dev-key', baseUrl: serviceUrl });
+const store = createStore('./store');
+// The user's own Worker: their options, plus the package through one plugin.
+const worker = await Worker.create({ connection, taskQueue: 'consumer', plugins: [webDataPlugin({ client: api, store })] });
+const client = new Client({ connection: await Connection.connect({ address }) });
+const result = await worker.runUntil(async () => {
+  const handle = await startPipeline(client, { url: siteUrl + '/', select: { include: ['^/docs'], limit: 8 }, crawl: { limit: 8 }, stages: { interact: false } }, { taskQueue: 'consumer' });
+  return handle.result();
+});
+console.log(JSON.stringify({ status: result.status, documents: result.documents, stages: Object.fromEntries(Object.entries(result.stages).map(([k, v]) => [k, v.status])) }));
+await api.close(); await store.close(); await connection.close();
+`);
+  const pipelineOut = run('node', ['worker.mjs', `127.0.0.1:${port}`, svc[1], svc[2]], { cwd: app, timeout: 300_000 });
+  const last = JSON.parse(pipelineOut.trim().split('\n').pop());
+  check(last.status === 'completed' && last.documents > 0, `a consumer Worker built with webDataPlugin runs a pipeline to completed against the installed webdata-service (${JSON.stringify(last)})`);
+  log(`total ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+try {
+  await main();
+} catch (err) {
+  failures.push(String(err?.stack ?? err));
+  console.error(err?.stderr ?? '', err?.stdout ?? '', err);
+} finally {
+  cleanup();
+}
+if (failures.length) {
+  console.error(`\ntest:package: ${failures.length} failed`);
+  process.exit(1);
+}
+log(`\ntest:package: ${step} checks passed`);
