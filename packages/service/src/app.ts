@@ -20,12 +20,12 @@ import { registerBrowserRoutes } from './browser/routes.js';
 import { registerInteractRoutes } from './interact/routes.js';
 import { jobStoreOf, registerJobRoutes } from './jobs/index.js';
 import { RateLimiter } from './ratelimit/limiter.js';
-import { MemoryScrapeRecords } from './scrape-routes/records.js';
-import { registerScrapeRoutes } from './scrape-routes/routes.js';
+import { MemoryScrapeRecords } from './scrape/records.js';
+import { registerScrapeRoutes } from './scrape/routes.js';
 import { createHttpScrapeEngine } from './scrape/index.js';
 import { demoSeedUrls, indexSiteInBackground, registerSearchRoutes } from './search/index.js';
 import { createJobInspector, registerSupportRoutes } from './support/index.js';
-import { registerTeamRoutes } from './team-routes/routes.js';
+import { registerTeamRoutes } from './team/routes.js';
 import { HttpWebhookDispatcher } from './webhooks/dispatcher.js';
 
 /** Every route module of the service, in one list. */

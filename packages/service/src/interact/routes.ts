@@ -1,5 +1,6 @@
 // POST/DELETE /v2/scrape/{jobId}/interact (reference 4.1, 4.2, 7.1, 7.2): run code or a
-// prompt in the browser session bound to a scrape job; stop it.
+// prompt in the browser session bound to a scrape job; stop it. Also POST /v2/browser/{id}/execute
+// (browser-execute.ts), which runs code with the same runners.
 import { interactRequestSchema } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
 import type { RouteRequest, Router } from '../core/routes.js';
@@ -9,7 +10,7 @@ import type { SessionManagerOptions } from '../browser/session-manager.js';
 import { InteractSessions, gone } from './interact-sessions.js';
 import { llmConfigFromEnv, promptNotConfigured } from './llm-config.js';
 import { runPromptAgent } from './prompt-agent.js';
-import { registerExecuteRoute } from './execute-route.js';
+import { createBrowserExecuteHandler } from './browser-execute.js';
 import { sessionRunners } from './runners.js';
 
 export const DEFAULT_INTERACT_TIMEOUT_SEC = 30;
@@ -18,7 +19,7 @@ export function registerInteractRoutes(router: Router, ctx: ServiceContext, opts
   const sessions = new InteractSessions(ctx, opts);
   const runners = sessionRunners(sessions.manager);
   const group = { group: 'interact' as const };
-  registerExecuteRoute(router, ctx, sessions.manager, runners);
+  router.add('POST', '/v2/browser/:id/execute', createBrowserExecuteHandler(ctx, sessions.manager, runners), { group: 'browser' });
 
   router.add('POST', '/v2/scrape/:jobId/interact', async (req: RouteRequest) => {
     const jobId = assertJobId(req.params.jobId);

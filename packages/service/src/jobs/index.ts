@@ -2,11 +2,11 @@
 import type { Router } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
 import type { JobStore } from './store.js';
-import { registerMapRoute } from '../map/route.js';
-import { registerBatchRoutes } from './batch-routes.js';
-import { registerCrawlRoutes } from './crawl-routes.js';
+import { registerMapRoute } from '../map/routes.js';
+import { registerBatchRoutes } from '../batch/routes.js';
+import { registerCrawlRoutes } from '../crawl/routes.js';
 import { JobsRuntime } from './runtime.js';
-import { registerStatusRoutes } from './status-routes.js';
+import { registerStatusRoutes } from './routes.js';
 
 const runtimes = new WeakMap<ServiceContext, JobsRuntime>();
 

@@ -8,3 +8,5 @@ export { checkDestination, createLookup, isLoopbackAddress, isLocalhostName } fr
 export { convertHtml } from './convert.js';
 export { htmlToMarkdown } from './markdown.js';
 export { BASE64_IMAGE_PLACEHOLDER } from './text.js';
+export { registerScrapeRoutes } from './routes.js';
+export { MemoryScrapeRecords } from './records.js';

@@ -1,5 +1,5 @@
 // Search (POST /v2/search) over the service's index of scraped pages.
-export { registerSearchRoutes, searchIndexOf, DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_TIMEOUT_MS } from './route.js';
+export { registerSearchRoutes, searchIndexOf, DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_TIMEOUT_MS } from './routes.js';
 export { SearchIndex, MAX_INDEXED_PAGES } from './store.js';
 export { seedSite, demoSeedUrls, type SeedOptions } from './seed.js';
 export { parseQuery, type ParsedQuery } from './query.js';
@@ -9,7 +9,7 @@ export { pageFromDocument, normalizeDate } from './extract.js';
 export type { IndexedPage, IndexedImage } from './page.js';
 
 import type { ServiceContext } from '../core/service.js';
-import { searchIndexOf } from './route.js';
+import { searchIndexOf } from './routes.js';
 import { seedSite, type SeedOptions } from './seed.js';
 
 /**

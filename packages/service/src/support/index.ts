@@ -1,5 +1,5 @@
 // Support ask (POST /v2/support/ask): diagnosis of the caller's team's failed jobs.
-export { registerSupportRoutes, askSupport, type SupportRouteOptions } from './route.js';
+export { registerSupportRoutes, askSupport, type SupportRouteOptions } from './routes.js';
 export { createJobInspector, inspectorOf, jobView, scrapeView, type InspectorSources, type JobLookup } from './inspector.js';
 export { investigate, CAUSES } from './diagnose.js';
 export { Budget, SUPPORT_BUDGET_MS } from './budget.js';

@@ -1,10 +1,11 @@
 // POST /v2/browser/{id}/execute: code in a standalone browser session. Not in the reference,
 // but the hosted service's SDK (browserExecute) calls it: { code, language = "bash", timeout }
-// → the execution result of 2.3. Same runners and statuses as interact.
+// → the execution result of 2.3. Same runners and statuses as interact, which registers it
+// (interact/routes.ts).
 import { z } from 'zod';
 import { body, int } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
-import type { Router } from '../core/routes.js';
+import type { RouteHandler } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
 import { assertJobId, parseBody } from '../http/validate.js';
 import type { BrowserSessionManager } from '../browser/session-manager.js';
@@ -16,8 +17,8 @@ export const browserExecuteRequestSchema = body({
   timeout: int.min(1).max(300).optional(),
 });
 
-export function registerExecuteRoute(router: Router, ctx: ServiceContext, manager: BrowserSessionManager, runners: SessionRunners): void {
-  router.add('POST', '/v2/browser/:id/execute', async (req) => {
+export function createBrowserExecuteHandler(ctx: ServiceContext, manager: BrowserSessionManager, runners: SessionRunners): RouteHandler {
+  return async (req) => {
     const id = assertJobId(req.params.id, 'session id');
     const input = parseBody(browserExecuteRequestSchema, req.body ?? {});
     const session = manager.get(id);
@@ -37,5 +38,5 @@ export function registerExecuteRoute(router: Router, ctx: ServiceContext, manage
       session.busy--;
       session.touch(ctx.now());
     }
-  }, { group: 'browser' });
+  };
 }

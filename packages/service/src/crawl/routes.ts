@@ -4,10 +4,10 @@ import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import { applyCrawlPrompt } from '../crawler/prompt.js';
 import { createParamsPreviewHandler } from '../crawl-prompt/index.js';
 import { parseBody } from '../http/validate.js';
-import { startCrawlJob } from './crawl-job.js';
-import { checkCrawlFeatures, crawlLimit, crawlSettings, type CrawlOptions } from './crawl-plan.js';
-import type { JobsRuntime } from './runtime.js';
-import { checkIdempotency, startJob } from './start.js';
+import { startCrawlJob } from '../jobs/crawl-job.js';
+import { checkCrawlFeatures, crawlLimit, crawlSettings, type CrawlOptions } from '../jobs/crawl-plan.js';
+import type { JobsRuntime } from '../jobs/runtime.js';
+import { checkIdempotency, startJob } from '../jobs/start.js';
 
 export function registerCrawlRoutes(router: Router, rt: JobsRuntime): void {
   router.add('POST', '/v2/crawl', (req) => startCrawl(rt, req), { group: 'crawl' });

@@ -4,9 +4,9 @@ import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import { requireCredits } from '../billing/guard.js';
 import { badRequest, forbidden } from '../http/errors.js';
 import { parseBody } from '../http/validate.js';
-import { startBatchJob } from './batch-job.js';
-import type { JobsRuntime } from './runtime.js';
-import { startJob } from './start.js';
+import { startBatchJob } from '../jobs/batch-job.js';
+import type { JobsRuntime } from '../jobs/runtime.js';
+import { startJob } from '../jobs/start.js';
 
 export function registerBatchRoutes(router: Router, rt: JobsRuntime): void {
   router.add('POST', '/v2/batch/scrape', (req) => startBatch(rt, req), { group: 'batch_scrape' });

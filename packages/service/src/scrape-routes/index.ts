@@ -1,2 +1,0 @@
-export { registerScrapeRoutes } from './routes.js';
-export { MemoryScrapeRecords } from './records.js';
