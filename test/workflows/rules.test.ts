@@ -35,8 +35,12 @@ test('credit guard fits, clamps or refuses', () => {
   assert.deepEqual(fitUnits(100, 5, 4), { kind: 'none' });
   assert.deepEqual(fitUnits(100, 1, Number.POSITIVE_INFINITY), { kind: 'fits', units: 100 });
   assert.equal(creditsPerPage(undefined), 1);
-  assert.equal(creditsPerPage({ formats: ['markdown', { type: 'json' }] }), 5);
+  // The contract's price table (the service bills 1 credit a page whatever the formats; the
+  // reference states no JSON or summary surcharge).
+  assert.equal(creditsPerPage({ formats: ['markdown', { type: 'json' }] }), 1);
+  assert.equal(creditsPerPage({ formats: ['summary'] }), 1);
   assert.equal(interactWorstCase(30, false), 1 + 2 * 2);
+  assert.equal(interactWorstCase(30, true), 1 + 2 * 7);
   assert.equal(remaining({ budget: 100, spent: 30, byStage: {}, events: [] }, 50), 50);
   assert.equal(remaining({ budget: null, spent: 30, byStage: {}, events: [] }), Number.POSITIVE_INFINITY);
 });

@@ -3,3 +3,5 @@
 // service on arrival. Response types describe what both sides exchange.
 export * from './schemas/index.js';
 export * from './types.js';
+export * from './prices.js';
+export * from './defaults.js';

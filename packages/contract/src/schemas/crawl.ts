@@ -3,9 +3,7 @@ import { z } from 'zod';
 import { body, httpUrl, int, nonEmpty, queryInt, sitemapMode } from './common.js';
 import { scrapeOptionsSchema } from './scrape.js';
 import { webhookSpecSchema } from './webhook.js';
-
-/** Max length of the natural-language prompt (4.6, limits table). */
-export const MAX_CRAWL_PROMPT = 10_000;
+import { MAX_CRAWL_PROMPT, MAX_STATUS_PAGE_LIMIT } from '../defaults.js';
 
 /** A path pattern: the service compiles it with `new RegExp`, so it must compile here too. */
 export const pathPatternSchema = z.string().superRefine((pattern, ctx) => {
@@ -45,13 +43,6 @@ export const crawlParamsPreviewRequestSchema = body({
   url: httpUrl,
   prompt: z.string().min(1).max(MAX_CRAWL_PROMPT),
 });
-
-/**
- * Largest page size a status GET accepts. The reference names none; the default page is
- * 100 items and pages are also cut at 10 MiB, so 1000 is generous without letting one
- * request serialize a whole large job.
- */
-export const MAX_STATUS_PAGE_LIMIT = 1000;
 
 /** Query of GET /v2/crawl/{id} and GET /v2/batch/scrape/{id}. */
 export const jobStatusQuerySchema = z.strictObject({

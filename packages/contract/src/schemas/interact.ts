@@ -1,16 +1,14 @@
 // POST /v2/scrape/{jobId}/interact (4.1).
 import { z } from 'zod';
 import { body, int } from './common.js';
-
-export const MAX_INTERACT_CODE = 100_000;
-export const MAX_INTERACT_PROMPT = 10_000;
+import { MAX_INTERACT_CODE, MAX_INTERACT_PROMPT, MAX_INTERACT_TIMEOUT_SEC, MIN_INTERACT_TIMEOUT_SEC } from '../defaults.js';
 
 export const interactRequestSchema = body({
   code: z.string().min(1).max(MAX_INTERACT_CODE).optional(),
   prompt: z.string().min(1).max(MAX_INTERACT_PROMPT).optional(),
   // Only used with code; with a prompt the service ignores it (4.1), so it is not an error.
   language: z.enum(['python', 'node', 'bash']).optional(),
-  timeout: int.min(1).max(300).optional(),
+  timeout: int.min(MIN_INTERACT_TIMEOUT_SEC).max(MAX_INTERACT_TIMEOUT_SEC).optional(),
 }).superRefine((value, ctx) => {
   if ((value.code === undefined) === (value.prompt === undefined)) {
     ctx.addIssue({ code: 'custom', path: [], message: 'exactly one of code or prompt is required' });

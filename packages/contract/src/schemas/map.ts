@@ -1,8 +1,7 @@
 // POST /v2/map (4.13).
 import { z } from 'zod';
 import { body, httpUrl, int, locationSchema, sitemapMode } from './common.js';
-
-export const MAX_MAP_LIMIT = 100_000;
+import { MAX_MAP_LIMIT } from '../defaults.js';
 
 export const mapRequestSchema = body({
   url: httpUrl,

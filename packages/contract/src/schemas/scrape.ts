@@ -3,10 +3,7 @@
 // them and batch scrape can spread them at top level, each object strict.
 import { z } from 'zod';
 import { body, httpUrl, int, locationSchema, nonEmpty, profileSchema, stringRecord } from './common.js';
-
-export const MAX_ACTIONS = 50;
-/** Total waiting allowed in one scrape: wait actions' milliseconds plus waitFor. */
-export const MAX_TOTAL_WAIT_MS = 60_000;
+import { MAX_ACTIONS, MAX_TOTAL_WAIT_MS } from '../defaults.js';
 
 export const formatNames = [
   'markdown',

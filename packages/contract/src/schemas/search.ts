@@ -2,8 +2,7 @@
 import { z } from 'zod';
 import { body, countryCode, int } from './common.js';
 import { scrapeOptionsSchema } from './scrape.js';
-
-export const MAX_SEARCH_QUERY = 500;
+import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY } from '../defaults.js';
 
 export const searchSourceNames = ['web', 'images', 'news'] as const;
 export const searchCategoryNames = ['github', 'research', 'pdf'] as const;
@@ -35,7 +34,7 @@ export const tbsSchema = z.string().refine((v) => v.split(',').every((p) => TBS_
 
 export const searchRequestSchema = body({
   query: z.string().min(1).max(MAX_SEARCH_QUERY),
-  limit: int.min(1).max(100).optional(),
+  limit: int.min(1).max(MAX_SEARCH_LIMIT).optional(),
   sources: z.array(searchSourceSchema).optional(),
   categories: z.array(searchCategorySchema).optional(),
   includeDomains: z.array(hostnameSchema).optional(),

@@ -1,6 +1,7 @@
 // Team queries: activity listing (4.4) and historical credit usage (4.14).
 import { z } from 'zod';
 import { nonEmpty, queryBool, queryInt } from './common.js';
+import { MAX_ACTIVITY_LIMIT } from '../defaults.js';
 
 export const activityEndpoints = [
   'scrape',
@@ -18,7 +19,7 @@ export const activityEndpoints = [
 
 export const activityQuerySchema = z.strictObject({
   endpoint: z.enum(activityEndpoints).optional(),
-  limit: queryInt(1, 100).optional(),
+  limit: queryInt(1, MAX_ACTIVITY_LIMIT).optional(),
   cursor: nonEmpty.optional(),
 });
 

@@ -1,6 +1,7 @@
 // Scrape actions (contract notes "Scrape") run on a Playwright page. Used by the browser
 // scrape engine and by interact, which replays the original scrape's actions.
 // Screenshots and PDFs are returned as base64 data URLs (self-contained, no storage needed).
+import { MAX_ACTIONS, MAX_TOTAL_WAIT_MS } from 'webdata-contract';
 import type { Page } from 'playwright-core';
 import { HttpError } from '../core/http-error.js';
 
@@ -22,8 +23,6 @@ export interface ActionResults {
   pdfs: string[];
 }
 
-export const MAX_ACTIONS = 50;
-export const MAX_TOTAL_WAIT_MS = 60_000;
 
 export function emptyActionResults(): ActionResults {
   return { screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [] };

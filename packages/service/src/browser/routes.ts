@@ -1,9 +1,5 @@
 // POST/GET/DELETE /v2/browser (reference 4.9-4.11): standalone browser sessions.
-import {
-  browserCreateRequestSchema,
-  browserDeleteRequestSchema,
-  browserListQuerySchema,
-} from 'webdata-contract';
+import { browserCreateRequestSchema, browserDeleteRequestSchema, browserListQuerySchema, DEFAULT_BROWSER_TTL_SEC, DEFAULT_BROWSER_ACTIVITY_TTL_SEC } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
 import type { RouteRequest, Router } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
@@ -11,8 +7,6 @@ import { assertJobId, parseBody, parseQuery } from '../http/validate.js';
 import { browserSessions, type SessionManagerOptions } from './session-manager.js';
 import { sessionView } from './session-view.js';
 
-export const DEFAULT_TTL_SEC = 600;
-export const DEFAULT_ACTIVITY_TTL_SEC = 300;
 
 export function registerBrowserRoutes(router: Router, ctx: ServiceContext, opts?: SessionManagerOptions): void {
   const manager = browserSessions(ctx, opts);
@@ -21,11 +15,11 @@ export function registerBrowserRoutes(router: Router, ctx: ServiceContext, opts?
   router.add('POST', '/v2/browser', async (req) => {
     // Only an absent body means "all defaults": a JSON `null` is not an object and is refused.
     const body = parseBody(browserCreateRequestSchema, req.body === undefined ? {} : req.body);
-    const ttlSec = body.ttl ?? DEFAULT_TTL_SEC;
+    const ttlSec = body.ttl ?? DEFAULT_BROWSER_TTL_SEC;
     const session = await manager.create(req.team, req.apiKey, {
       kind: 'browser',
       ttlSec,
-      activityTtlSec: body.activityTtl ?? DEFAULT_ACTIVITY_TTL_SEC,
+      activityTtlSec: body.activityTtl ?? DEFAULT_BROWSER_ACTIVITY_TTL_SEC,
       streamWebView: body.streamWebView ?? true,
       profile: body.profile ? { name: body.profile.name, saveChanges: body.profile.saveChanges ?? true } : undefined,
     });

@@ -1,4 +1,5 @@
 // Defaults for the service configuration and for the team used when no config file is given.
+import { STATUS_PAGE_BYTE_LIMIT } from 'webdata-contract';
 import type { ServiceConfig } from '../core/service.js';
 import type { TeamConfig } from '../core/teams.js';
 
@@ -6,7 +7,7 @@ export const DEFAULT_SERVICE_CONFIG: ServiceConfig = {
   jobTtlMs: 24 * 60 * 60 * 1000,
   webhook: { timeoutMs: 10_000, retryDelaysMs: [1000, 5000, 15000] },
   allowNonLoopback: false,
-  pageByteLimit: 10 * 1024 * 1024,
+  pageByteLimit: STATUS_PAGE_BYTE_LIMIT,
 };
 
 export const DEFAULT_TEAM_ID = 'local';

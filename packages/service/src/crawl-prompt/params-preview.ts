@@ -3,7 +3,7 @@
 // the crawl that would run. Fields without a default (maxDepth, maxDiscoveryDepth,
 // robotsUserAgent, delay) appear only when generated. Not registered here: the jobs module
 // owns the /v2/crawl paths and wires this handler.
-import { crawlParamsPreviewRequestSchema } from 'webdata-contract';
+import { crawlParamsPreviewRequestSchema, DEFAULT_CRAWL_LIMIT } from 'webdata-contract';
 import type { RouteHandler, RouteRequest, RouteResponse } from '../core/routes.js';
 import { parseBody } from '../http/validate.js';
 import { llmConfigFromEnv, type LlmConfig } from './llm.js';
@@ -21,7 +21,7 @@ export const PREVIEW_DEFAULTS = {
   ignoreQueryParameters: false,
   ignoreRobotsTxt: false,
   deduplicateSimilarURLs: false,
-  limit: 10_000,
+  limit: DEFAULT_CRAWL_LIMIT,
 };
 
 export function previewData(url: string, options: CrawlPromptOptions): Record<string, unknown> {

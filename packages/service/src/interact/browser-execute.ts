@@ -3,7 +3,7 @@
 // → the execution result of 2.3. Same runners and statuses as interact, which registers it
 // (interact/routes.ts).
 import { z } from 'zod';
-import { body, int } from 'webdata-contract';
+import { body, int, DEFAULT_INTERACT_TIMEOUT_SEC, MAX_INTERACT_CODE, MAX_INTERACT_TIMEOUT_SEC, MIN_INTERACT_TIMEOUT_SEC } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
 import type { RouteHandler } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
@@ -12,9 +12,9 @@ import type { BrowserSessionManager } from '../browser/session-manager.js';
 import type { SessionRunners } from './runners.js';
 
 export const browserExecuteRequestSchema = body({
-  code: z.string().min(1).max(100_000),
+  code: z.string().min(1).max(MAX_INTERACT_CODE),
   language: z.enum(['python', 'node', 'bash']).optional(),
-  timeout: int.min(1).max(300).optional(),
+  timeout: int.min(MIN_INTERACT_TIMEOUT_SEC).max(MAX_INTERACT_TIMEOUT_SEC).optional(),
 });
 
 export function createBrowserExecuteHandler(ctx: ServiceContext, manager: BrowserSessionManager, runners: SessionRunners): RouteHandler {
@@ -28,7 +28,7 @@ export function createBrowserExecuteHandler(ctx: ServiceContext, manager: Browse
     session.busy++;
     session.touch(ctx.now());
     try {
-      const exec = await runners.execute(session, input.language ?? 'bash', input.code, input.timeout ?? 30);
+      const exec = await runners.execute(session, input.language ?? 'bash', input.code, input.timeout ?? DEFAULT_INTERACT_TIMEOUT_SEC);
       return { body: { success: !exec.killed && exec.exitCode === 0, ...manager.urls(session), ...exec } };
     } catch (err) {
       if (err instanceof HttpError) throw err;

@@ -1,7 +1,7 @@
 // POST/DELETE /v2/scrape/{jobId}/interact (reference 4.1, 4.2, 7.1, 7.2): run code or a
 // prompt in the browser session bound to a scrape job; stop it. Also POST /v2/browser/{id}/execute
 // (browser-execute.ts), which runs code with the same runners.
-import { interactRequestSchema } from 'webdata-contract';
+import { interactRequestSchema, DEFAULT_INTERACT_TIMEOUT_SEC } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
 import type { RouteRequest, Router } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
@@ -13,7 +13,6 @@ import { runPromptAgent } from './prompt-agent.js';
 import { createBrowserExecuteHandler } from './browser-execute.js';
 import { sessionRunners } from './runners.js';
 
-export const DEFAULT_INTERACT_TIMEOUT_SEC = 30;
 
 export function registerInteractRoutes(router: Router, ctx: ServiceContext, opts?: SessionManagerOptions): void {
   const sessions = new InteractSessions(ctx, opts);

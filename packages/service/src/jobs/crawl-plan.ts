@@ -1,5 +1,6 @@
 // A validated crawl request → the crawler's settings, with the reference defaults, the
 // team's feature checks (403) and the credit clamp (402 only when nothing is left).
+import { DEFAULT_CRAWL_LIMIT } from 'webdata-contract';
 import type { CrawlRequestParsed } from 'webdata-contract';
 import type { TeamConfig } from '../core/teams.js';
 import { requireCredits } from '../billing/guard.js';
@@ -11,7 +12,6 @@ import { UrlScope } from '../crawler/url-scope.js';
 import { forbidden } from '../http/errors.js';
 import type { JobsRuntime } from './runtime.js';
 
-export const DEFAULT_CRAWL_LIMIT = 10_000;
 
 export type CrawlOptions = Omit<CrawlRequestParsed, 'origin' | 'integration' | 'prompt'>;
 

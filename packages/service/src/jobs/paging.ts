@@ -4,7 +4,6 @@
 import type { JobsRuntime } from './runtime.js';
 import type { Job, StoredDocument } from './types.js';
 
-export const DEFAULT_PAGE_ITEMS = 100;
 
 /** Room kept for the envelope (status, counts, dates, next URL) around `data`. */
 const ENVELOPE_BYTES = 2048;

@@ -1,10 +1,10 @@
 // GET status, DELETE (cancel) and GET errors of crawl and batch scrape jobs.
-import { jobStatusQuerySchema } from 'webdata-contract';
+import { jobStatusQuerySchema, DEFAULT_STATUS_PAGE_ITEMS } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
 import type { RouteGroup, RouteRequest, Router } from '../core/routes.js';
 import { notFound } from '../http/errors.js';
 import { assertJobId, assertOwner, parseBody } from '../http/validate.js';
-import { DEFAULT_PAGE_ITEMS, statusBody } from './paging.js';
+import { statusBody } from './paging.js';
 import { abortJob, type JobsRuntime } from './runtime.js';
 import type { Job, JobKind } from './types.js';
 
@@ -46,7 +46,7 @@ async function getStatus(rt: JobsRuntime, names: JobRouteNames, req: RouteReques
   }
   const body = statusBody(rt, job, {
     skip,
-    limit: query.limit ?? DEFAULT_PAGE_ITEMS,
+    limit: query.limit ?? DEFAULT_STATUS_PAGE_ITEMS,
     limitGiven: query.limit !== undefined,
     baseUrl: req.baseUrl,
     path: `${names.base}/${job.id}`,

@@ -1,6 +1,7 @@
 // POST /v2/map: the site's URLs from its sitemaps (cached) and from a shallow link walk,
 // limited to the start host (and its subdomains with includeSubdomains) and, when the
 // URL has a path, to that path; ranked by `search` when given.
+import { DEFAULT_MAP_LIMIT } from 'webdata-contract';
 import type { MapRequestParsed } from 'webdata-contract';
 import { DEFAULT_ROBOTS_AGENT } from '../crawler/fetcher.js';
 import { RobotsBook } from '../crawler/robots.js';
@@ -12,7 +13,6 @@ import { discoverLinks } from './discover.js';
 import { rankLinks, type MapLink } from './rank.js';
 import type { SitemapCache } from './sitemap-cache.js';
 
-export const DEFAULT_MAP_LIMIT = 5000;
 /** Sitemap URLs read per site, whatever the limit (a sitemap may list other sections). */
 const MAX_SITEMAP_URLS = 500_000;
 

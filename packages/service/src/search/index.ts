@@ -1,5 +1,5 @@
 // Search (POST /v2/search) over the service's index of scraped pages.
-export { registerSearchRoutes, searchIndexOf, DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_TIMEOUT_MS } from './routes.js';
+export { registerSearchRoutes, searchIndexOf } from './routes.js';
 export { SearchIndex, MAX_INDEXED_PAGES } from './store.js';
 export { seedSite, demoSeedUrls, type SeedOptions } from './seed.js';
 export { parseQuery, type ParsedQuery } from './query.js';

@@ -10,7 +10,7 @@
  * - timeout (ms, default 60000) bounds waiting for indexing still in progress and scraping.
  * - Recorded as activity `search`; the answer's `id` is that record's id.
  */
-import { searchRequestSchema, type SearchRequestParsed } from 'webdata-contract';
+import { searchRequestSchema, type SearchRequestParsed, DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_TIMEOUT_MS } from 'webdata-contract';
 import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
 import { requireCredits } from '../billing/guard.js';
@@ -27,8 +27,6 @@ import { scrapeResults, wantsContent } from './scrape-results.js';
 import { SearchIndex } from './store.js';
 import { parseTbs } from './tbs.js';
 
-export const DEFAULT_SEARCH_LIMIT = 10;
-export const DEFAULT_SEARCH_TIMEOUT_MS = 60_000;
 
 const indexes = new WeakMap<ServiceContext, SearchIndex>();
 

@@ -1,1 +1,1 @@
-export { registerTeamRoutes, ACTIVITY_DEFAULT_LIMIT } from './routes.js';
+export { registerTeamRoutes } from './routes.js';

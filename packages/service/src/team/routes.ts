@@ -1,10 +1,9 @@
 // Team endpoints: credit usage, historical credit usage, activity listing.
-import { activityQuerySchema, historicalCreditUsageQuerySchema } from 'webdata-contract';
+import { activityQuerySchema, historicalCreditUsageQuerySchema, DEFAULT_ACTIVITY_LIMIT } from 'webdata-contract';
 import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
 import { parseQuery } from '../http/validate.js';
 
-export const ACTIVITY_DEFAULT_LIMIT = 50;
 
 export function registerTeamRoutes(router: Router, ctx: ServiceContext): void {
   router.add('GET', '/v2/team/credit-usage', (req) => creditUsage(ctx, req), { group: 'team' });
@@ -25,7 +24,7 @@ function activity(ctx: ServiceContext, req: RouteRequest): RouteResponse {
   const query = parseQuery(activityQuerySchema, req.query);
   const page = ctx.activity.list(req.team.id, {
     endpoint: query.endpoint,
-    limit: query.limit ?? ACTIVITY_DEFAULT_LIMIT,
+    limit: query.limit ?? DEFAULT_ACTIVITY_LIMIT,
     cursor: query.cursor,
   });
   return {

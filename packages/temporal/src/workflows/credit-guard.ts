@@ -1,20 +1,18 @@
 // The run's credit budget: fit each spending step's worst case into what is left.
 // Pure functions over the state, so the rules are unit-testable outside a workflow.
+import { browserCreditsPerMinute, pageCredits } from 'webdata-contract';
 import type { CreditReport } from './state.js';
 import type { StageName } from './input.js';
 
-/** Credits a page costs on the service for the given scrape options (price table of the local service). */
+/** Credits a page costs on the service for the given scrape options (the contract's price table). */
 export function creditsPerPage(scrapeOptions: { formats?: unknown[] } | undefined): number {
-  const formats = scrapeOptions?.formats ?? [];
-  const names = formats.map((f) => (typeof f === 'string' ? f : (f as { type?: string }).type));
-  // JSON extraction and summaries are billed as extra model work on the hosted service.
-  return 1 + (names.includes('json') ? 4 : 0) + (names.includes('summary') ? 4 : 0);
+  return pageCredits(scrapeOptions?.formats);
 }
 
-/** Worst-case credits of an interact follow-up on one page. */
+/** Worst-case credits of an interact follow-up on one page: its scrape, then the session's minutes. */
 export function interactWorstCase(timeoutSec: number, prompt: boolean): number {
   const minutes = Math.max(1, Math.ceil(timeoutSec / 60) + 1);
-  return 1 + minutes * (prompt ? 7 : 2);
+  return pageCredits() + minutes * browserCreditsPerMinute(prompt);
 }
 
 export function remaining(credits: CreditReport, monthlyLeft: number | null = null): number {

@@ -9,6 +9,10 @@ import {
   pathPatternSchema,
   formatIssues,
   httpUrl,
+  MAX_INTERACT_CODE,
+  MAX_INTERACT_PROMPT,
+  MAX_INTERACT_TIMEOUT_SEC,
+  MIN_INTERACT_TIMEOUT_SEC,
 } from 'webdata-contract';
 
 export const STAGES = ['map', 'select', 'crawl', 'batch', 'interact', 'support'] as const;
@@ -49,10 +53,10 @@ export const pipelineInputSchema = z.strictObject({
   interact: z.strictObject({
     /** Regex tested against each stored page URL; matching pages get the follow-up. */
     match: pathPatternSchema,
-    code: z.string().min(1).max(100_000).optional(),
+    code: z.string().min(1).max(MAX_INTERACT_CODE).optional(),
     language: z.enum(['node', 'python', 'bash']).optional(),
-    prompt: z.string().min(1).max(10_000).optional(),
-    timeout: z.number().int().min(1).max(300).optional(),
+    prompt: z.string().min(1).max(MAX_INTERACT_PROMPT).optional(),
+    timeout: z.number().int().min(MIN_INTERACT_TIMEOUT_SEC).max(MAX_INTERACT_TIMEOUT_SEC).optional(),
     maxPages: z.number().int().min(1).max(100).default(3),
   }).refine((v) => (v.code === undefined) !== (v.prompt === undefined), { error: 'exactly one of code or prompt is required' })
     .optional(),

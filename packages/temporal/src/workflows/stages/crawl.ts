@@ -1,12 +1,11 @@
 // crawl: a filtered crawl (include/exclude/limit from the selection), clamped to the budget.
+import { DEFAULT_CRAWL_LIMIT } from 'webdata-contract';
 import { starts } from '../activities.js';
 import { creditsPerPage } from '../credit-guard.js';
 import { fitJob } from './fit-job.js';
 import { hostOf, type PipelineRuntime } from '../runtime.js';
 import { runJob } from './job.js';
 import type { StageOutcome } from './types.js';
-
-const DEFAULT_CRAWL_LIMIT = 10_000;
 
 export async function runCrawl(rt: PipelineRuntime): Promise<StageOutcome> {
   const { config } = rt.state;

@@ -2,6 +2,7 @@
 // fresh scrape (its id names the session), and the session is always stopped, also when the
 // run is cancelled, in a non-cancellable scope.
 import { CancellationScope } from '@temporalio/workflow';
+import { DEFAULT_INTERACT_TIMEOUT_SEC } from 'webdata-contract';
 import type { InteractPageResult } from '../../activities/types.js';
 import { browser, cleanup, lists } from '../activities.js';
 import { awaitCredits } from '../budget.js';
@@ -21,7 +22,7 @@ export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
   report.urls = targets.length;
   if (targets.length === 0) return { kind: 'skipped', reason: `no stored page matches ${interact.match}` };
 
-  const worstCase = interactWorstCase(interact.timeout ?? 30, interact.prompt !== undefined);
+  const worstCase = interactWorstCase(interact.timeout ?? DEFAULT_INTERACT_TIMEOUT_SEC, interact.prompt !== undefined);
   const results: InteractPageResult[] = [];
   for (const url of targets) {
     if (!(await awaitCredits(rt, worstCase))) {

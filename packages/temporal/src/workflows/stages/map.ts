@@ -1,11 +1,12 @@
 // map: list the site's URLs into the store; the workflow keeps the count and a reference.
+import { DEFAULT_MAP_LIMIT, mapCredits } from 'webdata-contract';
 import { lists } from '../activities.js';
 import { awaitCredits } from '../budget.js';
 import { spend } from '../credit-guard.js';
 import { hostOf, type PipelineRuntime } from '../runtime.js';
 import type { StageOutcome } from './types.js';
 
-export const MAP_CREDITS = 1;
+export const MAP_CREDITS = mapCredits();
 
 export async function runMap(rt: PipelineRuntime): Promise<StageOutcome> {
   const { config, runId } = rt.state;
@@ -13,7 +14,7 @@ export async function runMap(rt: PipelineRuntime): Promise<StageOutcome> {
   const body = { url: config.url, ...config.map };
   // The selection's search text orders the map (the service ranks by relevance).
   if (config.select?.search && body.search === undefined) body.search = config.select.search;
-  const limit = body.limit ?? 5000;
+  const limit = body.limit ?? DEFAULT_MAP_LIMIT;
   const result = await lists.mapToStore.executeWithOptions(
     { summary: `map ${hostOf(config.url)} limit ${limit}` },
     [{ runId, list: 'mapped', body }],

@@ -1,0 +1,54 @@
+// Defaults and limits of the v2 API (reference section 8 and the request tables of section 4,
+// contract notes). Pure data: the client, the local service and the Temporal workflows (whose
+// sandbox allows no Node built-ins) all read them from here.
+
+// Scrape (contract notes "Scrape").
+/** At most this many `actions` per scrape. */
+export const MAX_ACTIONS = 50;
+/** Total waiting allowed in one scrape: wait actions' milliseconds plus waitFor. */
+export const MAX_TOTAL_WAIT_MS = 60_000;
+
+// Crawl (4.5, 4.6, section 8).
+/** Pages crawled when the request sets no `limit`. */
+export const DEFAULT_CRAWL_LIMIT = 10_000;
+/** Crawl `prompt` and params-preview `prompt`, chars. */
+export const MAX_CRAWL_PROMPT = 10_000;
+
+// Crawl and batch scrape status (contract notes "Jobs").
+/** Items per status page when the query sets no `limit`. */
+export const DEFAULT_STATUS_PAGE_ITEMS = 100;
+/**
+ * Largest page size a status GET accepts. The reference names none; the default page is
+ * 100 items and pages are also cut at 10 MiB, so 1000 is generous without letting one
+ * request serialize a whole large job.
+ */
+export const MAX_STATUS_PAGE_LIMIT = 1000;
+/** A status page is cut once its serialized JSON passes this many bytes (10 MiB). */
+export const STATUS_PAGE_BYTE_LIMIT = 10 * 1024 * 1024;
+
+// Map (4.13, section 8).
+export const DEFAULT_MAP_LIMIT = 5000;
+export const MAX_MAP_LIMIT = 100_000;
+
+// Search (4.12, section 8).
+export const MAX_SEARCH_QUERY = 500;
+/** Results per source type. */
+export const DEFAULT_SEARCH_LIMIT = 10;
+export const MAX_SEARCH_LIMIT = 100;
+export const DEFAULT_SEARCH_TIMEOUT_MS = 60_000;
+
+// Interact and browser execute (4.1, section 8).
+export const MAX_INTERACT_CODE = 100_000;
+export const MAX_INTERACT_PROMPT = 10_000;
+export const MIN_INTERACT_TIMEOUT_SEC = 1;
+export const MAX_INTERACT_TIMEOUT_SEC = 300;
+export const DEFAULT_INTERACT_TIMEOUT_SEC = 30;
+
+// Browser sessions (4.9, section 8; the reference states ttl as 600 in one place, 300 in another).
+export const DEFAULT_BROWSER_TTL_SEC = 600;
+export const DEFAULT_BROWSER_ACTIVITY_TTL_SEC = 300;
+
+// Team endpoints (contract notes "Team endpoints").
+/** Activity listing page size when the query sets no `limit` (1-100). */
+export const DEFAULT_ACTIVITY_LIMIT = 50;
+export const MAX_ACTIVITY_LIMIT = 100;
