@@ -51,6 +51,16 @@ export interface ScrapeResponse {
   [key: string]: unknown;
 }
 
+/** GET /v2/scrape/{id} of a scrape that failed (local service): no document, the failure's message. */
+export interface ScrapeFailureResponse {
+  success: false;
+  error: string;
+  data: null;
+  [key: string]: unknown;
+}
+/** GET /v2/scrape/{id}. */
+export type ScrapeRetrievalResponse = ScrapeResponse | ScrapeFailureResponse;
+
 /** GET /v2/crawl/{id} and GET /v2/batch/scrape/{id}. */
 export interface JobStatusResponse {
   /** Absent on some deployments; false for a crawl that failed at kickoff (HTTP 200). */
@@ -122,27 +132,30 @@ export interface ActiveCrawlsResponse {
   [key: string]: unknown;
 }
 
+/** The crawl options POST /v2/crawl/params-preview generates (4.6 `data`, minus `url`). */
+export interface CrawlParamsPreviewOptions {
+  includePaths?: string[];
+  excludePaths?: string[];
+  /** Accepted from a model for v1 compatibility; the crawl itself uses maxDiscoveryDepth. */
+  maxDepth?: number;
+  maxDiscoveryDepth?: number;
+  crawlEntireDomain?: boolean;
+  allowExternalLinks?: boolean;
+  allowSubdomains?: boolean;
+  sitemap?: 'skip' | 'include' | 'only';
+  ignoreQueryParameters?: boolean;
+  ignoreRobotsTxt?: boolean;
+  robotsUserAgent?: string;
+  deduplicateSimilarURLs?: boolean;
+  /** Seconds between pages. */
+  delay?: number;
+  limit?: number;
+}
+
 /** POST /v2/crawl/params-preview (4.6). */
 export interface CrawlParamsPreviewResponse {
   success: boolean;
-  data: {
-    url?: string;
-    includePaths?: string[];
-    excludePaths?: string[];
-    maxDepth?: number;
-    maxDiscoveryDepth?: number;
-    crawlEntireDomain?: boolean;
-    allowExternalLinks?: boolean;
-    allowSubdomains?: boolean;
-    sitemap?: 'skip' | 'include' | 'only';
-    ignoreQueryParameters?: boolean;
-    ignoreRobotsTxt?: boolean;
-    robotsUserAgent?: string;
-    deduplicateSimilarURLs?: boolean;
-    delay?: number;
-    limit?: number;
-    [key: string]: unknown;
-  };
+  data: CrawlParamsPreviewOptions & { url?: string; [key: string]: unknown };
   [key: string]: unknown;
 }
 

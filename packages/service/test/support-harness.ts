@@ -7,7 +7,8 @@ import type { TeamConfig } from '../src/core/teams.js';
 import { startDemoSite, type DemoSite, type DemoSiteOptions } from '../src/demo-site/index.js';
 import { silentLogger } from '../src/http/logger.js';
 import { listen } from '../src/http/server.js';
-import { applyFix, type SupportEnvelope } from '../src/support/index.js';
+import type { SupportAnswer } from 'webdata-contract';
+import { applyFix } from '../src/support/index.js';
 import { call as rawCall, team, type ApiAnswer } from './platform-helpers.js';
 
 export { team, applyFix };
@@ -62,13 +63,13 @@ export async function crawl(stack: SupportStack, body: Record<string, unknown>, 
   return { id, status, urls: status.data.map((d) => d.metadata.sourceURL) };
 }
 
-export async function ask(stack: SupportStack, body: Record<string, unknown>, key = 'key-a'): Promise<{ status: number; envelope: SupportEnvelope & Record<string, unknown> }> {
+export async function ask(stack: SupportStack, body: Record<string, unknown>, key = 'key-a'): Promise<{ status: number; envelope: SupportAnswer }> {
   const res = await stack.call('POST', '/v2/support/ask', { key, body });
-  return { status: res.status, envelope: res.body as SupportEnvelope & Record<string, unknown> };
+  return { status: res.status, envelope: res.body as SupportAnswer };
 }
 
 /** The envelope's members per reference 2.5, and the rules they follow. */
-export function checkEnvelope(e: SupportEnvelope & Record<string, unknown>): void {
+export function checkEnvelope(e: SupportAnswer): void {
   const problems: string[] = [];
   if (typeof e.requestId !== 'string' || !e.requestId) problems.push('requestId');
   if (typeof e.answer !== 'string' || e.answer.length < 20) problems.push('answer');

@@ -1,5 +1,6 @@
 // POST /v2/batch/scrape.
 import { batchScrapeRequestSchema, isHttpUrl } from 'webdata-contract';
+import type { BatchScrapeStartResponse } from 'webdata-contract';
 import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import { requireCredits } from '../billing/guard.js';
 import { badRequest, forbidden } from '../http/errors.js';
@@ -12,7 +13,7 @@ export function registerBatchRoutes(router: Router, rt: JobsRuntime): void {
   router.add('POST', '/v2/batch/scrape', (req) => startBatch(rt, req), { group: 'batch_scrape' });
 }
 
-function startBatch(rt: JobsRuntime, req: RouteRequest): RouteResponse {
+function startBatch(rt: JobsRuntime, req: RouteRequest): RouteResponse<BatchScrapeStartResponse> {
   const {
     origin: _origin,
     integration: _integration,

@@ -16,13 +16,13 @@ export type ScrapeAction =
   | { type: 'executeJavascript'; script: string }
   | { type: 'pdf'; format?: string; landscape?: boolean; scale?: number };
 
-export interface ActionResults {
+/** The page document's `actions` member (webdata-contract ScrapeDocument['actions']). */
+export type ActionResults = {
   screenshots: string[];
   scrapes: Array<{ url: string; html: string }>;
   javascriptReturns: Array<{ type: string; value: unknown }>;
   pdfs: string[];
-}
-
+};
 
 export function emptyActionResults(): ActionResults {
   return { screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [] };

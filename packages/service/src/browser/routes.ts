@@ -1,18 +1,18 @@
 // POST/GET/DELETE /v2/browser (reference 4.9-4.11): standalone browser sessions.
 import { browserCreateRequestSchema, browserDeleteRequestSchema, browserListQuerySchema, DEFAULT_BROWSER_TTL_SEC, DEFAULT_BROWSER_ACTIVITY_TTL_SEC } from 'webdata-contract';
+import type { BrowserCreateResponse, BrowserDeleteResponse, BrowserListResponse } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
-import type { RouteRequest, Router } from '../core/routes.js';
+import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
 import { assertJobId, parseBody, parseQuery } from '../http/validate.js';
 import { browserSessions, type SessionManagerOptions } from './session-manager.js';
 import { sessionView } from './session-view.js';
 
-
 export function registerBrowserRoutes(router: Router, ctx: ServiceContext, opts?: SessionManagerOptions): void {
   const manager = browserSessions(ctx, opts);
   const group = { group: 'browser' as const };
 
-  router.add('POST', '/v2/browser', async (req) => {
+  router.add('POST', '/v2/browser', async (req): Promise<RouteResponse<BrowserCreateResponse>> => {
     // Only an absent body means "all defaults": a JSON `null` is not an object and is refused.
     const body = parseBody(browserCreateRequestSchema, req.body === undefined ? {} : req.body);
     const ttlSec = body.ttl ?? DEFAULT_BROWSER_TTL_SEC;
@@ -34,7 +34,7 @@ export function registerBrowserRoutes(router: Router, ctx: ServiceContext, opts?
     };
   }, group);
 
-  router.add('GET', '/v2/browser', (req) => {
+  router.add('GET', '/v2/browser', (req): RouteResponse<BrowserListResponse> => {
     const query = parseQuery(browserListQuerySchema, req.query);
     const sessions = manager
       .list(req.team.id, 'browser', query.status)
@@ -43,7 +43,7 @@ export function registerBrowserRoutes(router: Router, ctx: ServiceContext, opts?
     return { body: { success: true, sessions } };
   }, group);
 
-  const destroy = async (req: RouteRequest, id: string) => {
+  const destroy = async (req: RouteRequest, id: string): Promise<RouteResponse<BrowserDeleteResponse>> => {
     assertJobId(id, 'session id');
     const session = manager.get(id);
     if (!session || session.kind !== 'browser') throw new HttpError(404, 'Browser session not found', { code: 'NOT_FOUND' });

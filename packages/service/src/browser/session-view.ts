@@ -1,16 +1,9 @@
-// The session object of reference 2.1, as the browser endpoints return it.
+// The session object of reference 2.1 (webdata-contract BrowserSession), as the browser endpoints return it.
+import type { BrowserSession as SessionBody } from 'webdata-contract';
 import type { SessionUrls } from './session-manager.js';
 import type { BrowserSession } from './session.js';
 
-export interface SessionView extends SessionUrls {
-  id: string;
-  status: 'active' | 'destroyed';
-  streamWebView: boolean;
-  createdAt: string;
-  lastActivity: string;
-}
-
-export function sessionView(s: BrowserSession, urls: SessionUrls): SessionView {
+export function sessionView(s: BrowserSession, urls: SessionUrls): SessionBody {
   return {
     id: s.id,
     status: s.status,

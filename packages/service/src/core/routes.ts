@@ -23,15 +23,25 @@ export interface RouteRequest {
   signal: AbortSignal;
 }
 
-export interface RouteResponse {
+/**
+ * A handler's answer. Route modules annotate theirs with the response types of
+ * webdata-contract (`RouteResponse<ScrapeResponse>`...), so an answer the client does not
+ * type is a compile error.
+ */
+export interface RouteResponse<B = unknown> {
   status?: number;
-  body: unknown;
+  body: B;
   headers?: Record<string, string>;
   /**
    * Fault injection (`dropNextStartResponses`): the request has been processed, but the
    * platform destroys the socket instead of answering, as a lost response would look.
    */
   dropConnection?: boolean;
+}
+
+/** An answer never sent: the platform drops the connection (the caller went away, or a fault). */
+export interface DroppedResponse extends RouteResponse<null> {
+  dropConnection: true;
 }
 
 export type RouteHandler = (req: RouteRequest) => Promise<RouteResponse> | RouteResponse;

@@ -1,35 +1,14 @@
 // Scraping: page documents, the scrape engine, scrape records, the search index.
+import type { DocumentMetadata, ScrapeDocument } from 'webdata-contract';
 import type { TeamConfig } from './teams.js';
 
-/** A scraped page document (reference 2.8 page document). */
-export interface PageDocument {
-  markdown?: string;
-  html?: string;
-  rawHtml?: string;
-  links?: string[];
-  images?: string[];
-  screenshot?: string;
-  summary?: string;
-  json?: unknown;
-  actions?: unknown;
-  metadata: PageMetadata;
-}
+/**
+ * A scraped page document as the service builds it: the contract's page document (reference
+ * 2.8) with the metadata members the service always sets.
+ */
+export type PageDocument = ScrapeDocument & { metadata: PageMetadata };
 
-export interface PageMetadata {
-  title?: string;
-  description?: string;
-  language?: string;
-  keywords?: string;
-  sourceURL: string;
-  url: string;
-  statusCode: number;
-  contentType?: string;
-  scrapeId: string;
-  error?: string;
-  proxyUsed?: string;
-  creditsUsed?: number;
-  [key: string]: unknown;
-}
+export type PageMetadata = DocumentMetadata & { sourceURL: string; url: string; statusCode: number; scrapeId: string };
 
 export interface ScrapeRequestContext {
   scrapeId: string;

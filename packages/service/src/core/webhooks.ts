@@ -1,17 +1,13 @@
 // Webhook specs as requests carry them, events, and the dispatcher that delivers them.
+import type { WebhookEventType, WebhookSpec as WebhookSpecInput } from 'webdata-contract';
 import type { TeamConfig } from './teams.js';
 
-/** A webhook as accepted in requests: a URL string or the object form of the contract notes. */
-export interface WebhookSpec {
-  url: string;
-  headers?: Record<string, string>;
-  metadata?: Record<string, string>;
-  events?: Array<'started' | 'page' | 'completed' | 'failed'>;
-}
+/** A webhook as accepted in requests (contract's webhookSpecSchema), in its object form. */
+export type WebhookSpec = Exclude<WebhookSpecInput, string>;
 
+/** One event of a job, before it becomes a delivery body (webhooks/payload.ts). */
 export interface WebhookEvent {
-  type: 'crawl.started' | 'crawl.page' | 'crawl.completed' | 'crawl.failed'
-    | 'batch_scrape.started' | 'batch_scrape.page' | 'batch_scrape.completed' | 'batch_scrape.failed';
+  type: WebhookEventType;
   jobId: string;
   success: boolean;
   data: unknown[];

@@ -4,6 +4,7 @@
 // robotsUserAgent, delay) appear only when generated. Not registered here: the jobs module
 // owns the /v2/crawl paths and wires this handler.
 import { crawlParamsPreviewRequestSchema, DEFAULT_CRAWL_LIMIT } from 'webdata-contract';
+import type { CrawlParamsPreviewResponse } from 'webdata-contract';
 import type { RouteHandler, RouteRequest, RouteResponse } from '../core/routes.js';
 import { parseBody } from '../http/validate.js';
 import { llmConfigFromEnv, type LlmConfig } from './llm.js';
@@ -24,7 +25,7 @@ export const PREVIEW_DEFAULTS = {
   limit: DEFAULT_CRAWL_LIMIT,
 };
 
-export function previewData(url: string, options: CrawlPromptOptions): Record<string, unknown> {
+export function previewData(url: string, options: CrawlPromptOptions): CrawlParamsPreviewResponse['data'] {
   const o = { ...PREVIEW_DEFAULTS, ...options };
   const depth = o.maxDiscoveryDepth ?? o.maxDepth;
   return {
@@ -52,7 +53,7 @@ export function previewData(url: string, options: CrawlPromptOptions): Record<st
  * Besides `data`, the answer carries `source` ("model" or "rules") and `notes`.
  */
 export function createParamsPreviewHandler(opts: { llm?: LlmConfig | null } = {}): RouteHandler {
-  return async (req: RouteRequest): Promise<RouteResponse> => {
+  return async (req: RouteRequest): Promise<RouteResponse<CrawlParamsPreviewResponse>> => {
     const { url, prompt } = parseBody(crawlParamsPreviewRequestSchema, req.body);
     const llm = opts.llm === null ? undefined : opts.llm ?? llmConfigFromEnv();
     const proposal = await proposeCrawlOptions({ url, prompt, llm, signal: req.signal });

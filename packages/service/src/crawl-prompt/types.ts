@@ -1,23 +1,8 @@
-// The crawl options a natural-language prompt may produce (reference 4.6 `data`, minus `url`).
+// The crawl options a natural-language prompt may produce: the contract's params-preview
+// options (reference 4.6 `data`, minus `url`), and how a proposal was reached.
+import type { CrawlParamsPreviewOptions } from 'webdata-contract';
 
-export interface CrawlPromptOptions {
-  includePaths?: string[];
-  excludePaths?: string[];
-  /** Accepted from a model for v1 compatibility; the crawl itself uses maxDiscoveryDepth. */
-  maxDepth?: number;
-  maxDiscoveryDepth?: number;
-  crawlEntireDomain?: boolean;
-  allowExternalLinks?: boolean;
-  allowSubdomains?: boolean;
-  sitemap?: 'skip' | 'include' | 'only';
-  ignoreQueryParameters?: boolean;
-  ignoreRobotsTxt?: boolean;
-  robotsUserAgent?: string;
-  deduplicateSimilarURLs?: boolean;
-  /** Seconds between pages. */
-  delay?: number;
-  limit?: number;
-}
+export type CrawlPromptOptions = CrawlParamsPreviewOptions;
 
 export const CRAWL_PROMPT_FIELDS = [
   'includePaths', 'excludePaths', 'maxDepth', 'maxDiscoveryDepth', 'crawlEntireDomain', 'allowExternalLinks',

@@ -1,5 +1,6 @@
 // POST /v2/crawl, POST /v2/crawl/params-preview and GET /v2/crawl/active.
 import { crawlRequestSchema } from 'webdata-contract';
+import type { ActiveCrawl, ActiveCrawlsResponse, CrawlStartResponse } from 'webdata-contract';
 import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import { applyCrawlPrompt } from '../crawler/prompt.js';
 import { createParamsPreviewHandler } from '../crawl-prompt/index.js';
@@ -15,7 +16,7 @@ export function registerCrawlRoutes(router: Router, rt: JobsRuntime): void {
   router.add('GET', '/v2/crawl/active', (req) => activeCrawls(rt, req), { group: 'crawl_status' });
 }
 
-async function startCrawl(rt: JobsRuntime, req: RouteRequest): Promise<RouteResponse> {
+async function startCrawl(rt: JobsRuntime, req: RouteRequest): Promise<RouteResponse<CrawlStartResponse>> {
   const { origin: _origin, integration: _integration, prompt, ...explicit } = parseBody(crawlRequestSchema, req.body);
   let options: CrawlOptions = explicit;
   if (prompt !== undefined) {
@@ -60,8 +61,8 @@ function paramsPreview(_rt: JobsRuntime, req: RouteRequest): Promise<RouteRespon
   return Promise.resolve(paramsPreviewHandler(req));
 }
 
-function activeCrawls(rt: JobsRuntime, req: RouteRequest): RouteResponse {
-  const crawls = rt.store
+function activeCrawls(rt: JobsRuntime, req: RouteRequest): RouteResponse<ActiveCrawlsResponse> {
+  const crawls: ActiveCrawl[] = rt.store
     .running()
     .filter((j) => j.kind === 'crawl' && j.team.id === req.team.id)
     .map((j) => ({ id: j.id, teamId: j.team.id, url: j.url, created_at: new Date(j.createdAt).toISOString(), options: j.options }));

@@ -1,15 +1,11 @@
 // Error values the platform and route modules throw, and the uniform error body.
+import type { ErrorBody as WireErrorBody } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
 
 export { HttpError };
 
-export interface ErrorBody {
-  success: false;
-  error: string;
-  code?: string;
-  details?: unknown;
-  [extra: string]: unknown;
-}
+/** The contract's error body, as the service always sends it: `success: false` and `error` set. */
+export type ErrorBody = WireErrorBody & { success: false; error: string };
 
 /** `{ success:false, error, code?, details?, ...extra }` for an HttpError. */
 export function errorBody(err: HttpError): ErrorBody {

@@ -4,8 +4,9 @@
 // (interact/routes.ts).
 import { z } from 'zod';
 import { body, int, DEFAULT_INTERACT_TIMEOUT_SEC, MAX_INTERACT_CODE, MAX_INTERACT_TIMEOUT_SEC, MIN_INTERACT_TIMEOUT_SEC } from 'webdata-contract';
+import type { InteractResult } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
-import type { RouteHandler } from '../core/routes.js';
+import type { RouteHandler, RouteResponse } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
 import { assertJobId, parseBody } from '../http/validate.js';
 import type { BrowserSessionManager } from '../browser/session-manager.js';
@@ -18,7 +19,7 @@ export const browserExecuteRequestSchema = body({
 });
 
 export function createBrowserExecuteHandler(ctx: ServiceContext, manager: BrowserSessionManager, runners: SessionRunners): RouteHandler {
-  return async (req) => {
+  return async (req): Promise<RouteResponse<InteractResult>> => {
     const id = assertJobId(req.params.id, 'session id');
     const input = parseBody(browserExecuteRequestSchema, req.body ?? {});
     const session = manager.get(id);

@@ -2,8 +2,9 @@
 // prompt in the browser session bound to a scrape job; stop it. Also POST /v2/browser/{id}/execute
 // (browser-execute.ts), which runs code with the same runners.
 import { interactRequestSchema, DEFAULT_INTERACT_TIMEOUT_SEC } from 'webdata-contract';
+import type { InteractResult, InteractStopResult } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
-import type { RouteRequest, Router } from '../core/routes.js';
+import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
 import { assertJobId, parseBody } from '../http/validate.js';
 import type { SessionManagerOptions } from '../browser/session-manager.js';
@@ -20,7 +21,7 @@ export function registerInteractRoutes(router: Router, ctx: ServiceContext, opts
   const group = { group: 'interact' as const };
   router.add('POST', '/v2/browser/:id/execute', createBrowserExecuteHandler(ctx, sessions.manager, runners), { group: 'browser' });
 
-  router.add('POST', '/v2/scrape/:jobId/interact', async (req: RouteRequest) => {
+  router.add('POST', '/v2/scrape/:jobId/interact', async (req: RouteRequest): Promise<RouteResponse<InteractResult>> => {
     const jobId = assertJobId(req.params.jobId);
     const body = parseBody(interactRequestSchema, req.body ?? {});
     const record = ctx.scrapes.get(jobId);
@@ -68,7 +69,7 @@ export function registerInteractRoutes(router: Router, ctx: ServiceContext, opts
     }
   }, group);
 
-  router.add('DELETE', '/v2/scrape/:jobId/interact', async (req: RouteRequest) => {
+  router.add('DELETE', '/v2/scrape/:jobId/interact', async (req: RouteRequest): Promise<RouteResponse<InteractStopResult>> => {
     const jobId = assertJobId(req.params.jobId);
     const bound = sessions.find(jobId);
     if (!bound) {

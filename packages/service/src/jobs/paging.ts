@@ -1,9 +1,9 @@
 // The status page of a job: `skip`/`limit` items, cut so the serialized answer stays
 // under the byte limit (the item that would cross it waits for the next page, unless
 // it is the only one), and `next` while more data exists or the job still runs.
+import type { JobStatusResponse } from 'webdata-contract';
 import type { JobsRuntime } from './runtime.js';
 import type { Job, StoredDocument } from './types.js';
-
 
 /** Room kept for the envelope (status, counts, dates, next URL) around `data`. */
 const ENVELOPE_BYTES = 2048;
@@ -30,30 +30,32 @@ export interface PageRequest {
   path: string;
 }
 
-export function statusBody(rt: JobsRuntime, job: Job, page: PageRequest): Record<string, unknown> {
+export function statusBody(rt: JobsRuntime, job: Job, page: PageRequest): JobStatusResponse {
   const docs = job.documents;
   const count = fitItems(docs, page.skip, page.limit, rt.ctx.config.pageByteLimit);
   const data = docs.slice(page.skip, page.skip + count).map((d) => d.doc);
   const completed = job.purgedCount + docs.length;
   const total = completed + job.pending();
-  const body: Record<string, unknown> = {
+  // A running job always has a `next` (possibly the same skip): more pages may come.
+  const returnedTo = page.skip + count;
+  let next: string | undefined;
+  if (job.status === 'scraping' || docs.length > returnedTo) {
+    const query = new URLSearchParams({ skip: String(returnedTo) });
+    if (page.limitGiven) query.set('limit', String(page.limit));
+    next = `${page.baseUrl}${page.path}?${query.toString()}`;
+  }
+  // Members in the documented order: counts, error?, next?, data, dates.
+  return {
     success: job.status !== 'failed',
     status: job.status,
     total,
     completed,
     creditsUsed: job.creditsUsed,
     expiresAt: new Date(rt.store.expiresAt(job)).toISOString(),
+    ...(job.status === 'failed' && job.error !== undefined ? { error: job.error } : {}),
+    ...(next !== undefined ? { next } : {}),
+    data,
+    createdAt: new Date(job.createdAt).toISOString(),
+    ...(job.completedAt !== undefined ? { completedAt: new Date(job.completedAt).toISOString() } : {}),
   };
-  if (job.status === 'failed' && job.error !== undefined) body.error = job.error;
-  // A running job always has a `next` (possibly the same skip): more pages may come.
-  const returnedTo = page.skip + count;
-  if (job.status === 'scraping' || docs.length > returnedTo) {
-    const query = new URLSearchParams({ skip: String(returnedTo) });
-    if (page.limitGiven) query.set('limit', String(page.limit));
-    body.next = `${page.baseUrl}${page.path}?${query.toString()}`;
-  }
-  body.data = data;
-  body.createdAt = new Date(job.createdAt).toISOString();
-  if (job.completedAt !== undefined) body.completedAt = new Date(job.completedAt).toISOString();
-  return body;
 }

@@ -1,7 +1,8 @@
 // GET status, DELETE (cancel) and GET errors of crawl and batch scrape jobs.
 import { jobStatusQuerySchema, DEFAULT_STATUS_PAGE_ITEMS } from 'webdata-contract';
+import type { CancelJobResponse, JobErrorsResponse, JobStatusResponse } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
-import type { RouteGroup, RouteRequest, Router } from '../core/routes.js';
+import type { RouteGroup, RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import { notFound } from '../http/errors.js';
 import { assertJobId, assertOwner, parseBody } from '../http/validate.js';
 import { statusBody } from './paging.js';
@@ -34,7 +35,7 @@ export function findJob(rt: JobsRuntime, kind: JobKind, req: RouteRequest): Job 
   return job;
 }
 
-async function getStatus(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest) {
+async function getStatus(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest): Promise<RouteResponse<JobStatusResponse>> {
   const job = findJob(rt, names.kind, req);
   const query = parseBody(jobStatusQuerySchema, {
     ...(req.query.has('skip') ? { skip: req.query.get('skip') } : {}),
@@ -59,7 +60,7 @@ async function getStatus(rt: JobsRuntime, names: JobRouteNames, req: RouteReques
   return { body };
 }
 
-function cancel(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest) {
+function cancel(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest): RouteResponse<CancelJobResponse> {
   const job = findJob(rt, names.kind, req);
   if (job.status === 'completed' || job.status === 'failed') {
     throw new HttpError(409, `Job already ${job.status}: it cannot be cancelled`, { code: 'JOB_FINISHED' });
@@ -68,7 +69,7 @@ function cancel(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest) {
   return { body: { success: true, status: 'cancelled' } };
 }
 
-function getErrors(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest) {
+function getErrors(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest): RouteResponse<JobErrorsResponse> {
   const job = findJob(rt, names.kind, req);
   return { body: { success: true, errors: job.errors, robotsBlocked: job.robotsBlocked } };
 }

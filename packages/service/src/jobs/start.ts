@@ -1,5 +1,6 @@
 // What every job start shares: idempotency, kickoff faults, the started event and the
 // answer `{ success, id, url }` (dropped on the wire when a fault says so).
+import type { BatchScrapeStartResponse, CrawlStartResponse } from 'webdata-contract';
 import type { RouteRequest, RouteResponse } from '../core/routes.js';
 import { emitJobEvent } from './events.js';
 import { readIdempotencyKey } from './idempotency.js';
@@ -27,8 +28,8 @@ export function startJob(
   init: NewJob,
   kickoffUrls: string[],
   run: (job: Job) => void,
-  extra: Record<string, unknown> = {},
-): RouteResponse {
+  extra: Pick<BatchScrapeStartResponse, 'invalidURLs'> = {},
+): RouteResponse<CrawlStartResponse | BatchScrapeStartResponse> {
   const key = checkIdempotency(rt, req);
   const job = createJob(rt, init);
   rt.idempotency.remember(req.team.id, key, job.id, job.createdAt);
@@ -39,7 +40,7 @@ export function startJob(
     run(job);
   }
   const path = init.kind === 'crawl' ? '/v2/crawl' : '/v2/batch/scrape';
-  const response: RouteResponse = { body: { success: true, id: job.id, url: `${req.baseUrl}${path}/${job.id}`, ...extra } };
+  const response: RouteResponse<CrawlStartResponse | BatchScrapeStartResponse> = { body: { success: true, id: job.id, url: `${req.baseUrl}${path}/${job.id}`, ...extra } };
   if (rt.ctx.faults.takeDroppedStartResponse(req.team.id)) response.dropConnection = true;
   return response;
 }

@@ -1,19 +1,15 @@
 // The record of one crawl or batch scrape job, as the routes and runners share it.
+import type { JobErrorEntry, JobStatus } from 'webdata-contract';
 import type { PageDocument } from '../core/scrape.js';
 import type { TeamConfig } from '../core/teams.js';
 import type { WebhookSpec } from '../core/webhooks.js';
 import type { ChangeNotifier } from './notifier.js';
 
 export type JobKind = 'crawl' | 'batch_scrape';
-export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+export type { JobStatus };
 
-export interface JobError {
-  id: string;
-  timestamp: string;
-  url: string;
-  code?: string;
-  error: string;
-}
+/** A page failure as GET /v2/crawl/{id}/errors lists it; the service always sets `timestamp`. */
+export type JobError = JobErrorEntry & { timestamp: string };
 
 export interface StoredDocument {
   doc: PageDocument;

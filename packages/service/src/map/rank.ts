@@ -2,12 +2,9 @@
 // URL path tokens, title and description. Matches come first, best score first; the
 // rest keep their order after them (the reference says "orders", not "filters").
 import MiniSearch from 'minisearch';
+import type { MapLink } from 'webdata-contract';
 
-export interface MapLink {
-  url: string;
-  title?: string;
-  description?: string;
-}
+export type { MapLink };
 
 const tokenize = (text: string): string[] => text.split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0);
 

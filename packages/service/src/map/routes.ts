@@ -3,7 +3,8 @@
 // at least the start URL) instead of failing. `location` is accepted and has no effect
 // here: the local service has no proxies.
 import { mapRequestSchema } from 'webdata-contract';
-import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
+import type { MapResponse } from 'webdata-contract';
+import type { DroppedResponse, RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import { requireCredits } from '../billing/guard.js';
 import { mapCredits } from '../billing/prices.js';
 import { newJobId } from '../http/ids.js';
@@ -17,7 +18,7 @@ export function registerMapRoute(router: Router, rt: JobsRuntime): void {
   router.add('POST', '/v2/map', (req) => map(rt, cache, req), { group: 'map' });
 }
 
-async function map(rt: JobsRuntime, cache: SitemapCache, req: RouteRequest): Promise<RouteResponse> {
+async function map(rt: JobsRuntime, cache: SitemapCache, req: RouteRequest): Promise<RouteResponse<MapResponse> | DroppedResponse> {
   const { origin: _origin, integration: _integration, ...options } = parseBody(mapRequestSchema, req.body);
   const credits = mapCredits();
   requireCredits(rt.ctx.ledger, req.team, credits);

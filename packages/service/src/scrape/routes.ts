@@ -1,5 +1,6 @@
 // POST /v2/scrape and GET /v2/scrape/{id}.
 import { scrapeRequestSchema } from 'webdata-contract';
+import type { ScrapeResponse, ScrapeRetrievalResponse } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
 import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import type { ScrapeOutcome, ScrapeRecord } from '../core/scrape.js';
@@ -15,7 +16,7 @@ export function registerScrapeRoutes(router: Router, ctx: ServiceContext): void 
   router.add('GET', '/v2/scrape/:id', (req) => getScrape(ctx, req), { group: 'scrape' });
 }
 
-async function scrape(ctx: ServiceContext, req: RouteRequest): Promise<RouteResponse> {
+async function scrape(ctx: ServiceContext, req: RouteRequest): Promise<RouteResponse<ScrapeResponse>> {
   const { origin: _origin, integration: _integration, ...options } = parseBody(scrapeRequestSchema, req.body);
   const zeroDataRetention = options.zeroDataRetention === true;
   if (zeroDataRetention && !req.team.features.zeroDataRetention) {
@@ -73,7 +74,7 @@ function isPublicFetch(options: { zeroDataRetention?: boolean; headers?: Record<
   return options.zeroDataRetention !== true && Object.keys(options.headers ?? {}).length === 0 && options.profile === undefined;
 }
 
-function getScrape(ctx: ServiceContext, req: RouteRequest): RouteResponse {
+function getScrape(ctx: ServiceContext, req: RouteRequest): RouteResponse<ScrapeRetrievalResponse> {
   const id = assertJobId(req.params.id);
   const record = ctx.scrapes.get(id);
   if (!record) throw notFound();

@@ -11,6 +11,7 @@
  * - Recorded as activity `search`; the answer's `id` is that record's id.
  */
 import { searchRequestSchema, type SearchRequestParsed, DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_TIMEOUT_MS } from 'webdata-contract';
+import type { SearchResponse } from 'webdata-contract';
 import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
 import { requireCredits } from '../billing/guard.js';
@@ -51,7 +52,7 @@ export function registerSearchRoutes(router: Router, ctx: ServiceContext): void 
 
 const kind = <T extends string>(v: T | { type: T }): T => (typeof v === 'string' ? v : v.type);
 
-async function search(ctx: ServiceContext, index: SearchIndex, req: RouteRequest): Promise<RouteResponse> {
+async function search(ctx: ServiceContext, index: SearchIndex, req: RouteRequest): Promise<RouteResponse<SearchResponse>> {
   const body: SearchRequestParsed = parseBody(searchRequestSchema, req.body);
   const enterprise = [...new Set(body.enterprise ?? [])];
   const notEnabled = enterprise.filter((e) => !req.team.features.searchEnterprise.includes(e));

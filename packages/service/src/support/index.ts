@@ -4,4 +4,4 @@ export { createJobInspector, inspectorOf, jobView, scrapeView, type InspectorSou
 export { investigate, CAUSES } from './diagnose.js';
 export { Budget, SUPPORT_BUDGET_MS } from './budget.js';
 export { applyFix } from './facts.js';
-export type { Finding, SupportEnvelope, Confidence, Validation, Feedback, Cause, Case } from './types.js';
+export type { Finding, Confidence, Validation, Feedback, Cause, Case } from './types.js';

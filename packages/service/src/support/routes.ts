@@ -8,6 +8,7 @@
  * Not recorded in the activity listing (4.4 has no support endpoint).
  */
 import { supportAskRequestSchema } from 'webdata-contract';
+import type { ErrorBody, SupportAnswer } from 'webdata-contract';
 import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
 import { createResourceFetcher } from '../crawler/fetcher.js';
@@ -17,7 +18,7 @@ import { Budget, SUPPORT_BUDGET_MS } from './budget.js';
 import { investigate } from './diagnose.js';
 import { inspectorOf } from './inspector.js';
 import { rephrase } from './rephrase.js';
-import type { Case, Finding, SupportEnvelope } from './types.js';
+import type { Case, Finding } from './types.js';
 
 export interface SupportRouteOptions {
   /** Overrides ServiceConfig.supportBudgetMs (default 60 s). */
@@ -30,7 +31,7 @@ export function registerSupportRoutes(router: Router, ctx: ServiceContext, opts:
   router.add('POST', '/v2/support/ask', (req) => askSupport(ctx, req, opts), { group: 'support' });
 }
 
-function envelope(requestId: string, f: Finding, durationMs: number): SupportEnvelope {
+function envelope(requestId: string, f: Finding, durationMs: number): SupportAnswer {
   const feedback = f.feedback ?? (f.confidence === 'low' && !f.fixParameters ? { blockedBy: 'the cause could not be confirmed', attempted: [] } : null);
   return {
     requestId,
@@ -43,7 +44,7 @@ function envelope(requestId: string, f: Finding, durationMs: number): SupportEnv
   };
 }
 
-export async function askSupport(ctx: ServiceContext, req: RouteRequest, opts: SupportRouteOptions = {}): Promise<RouteResponse> {
+export async function askSupport(ctx: ServiceContext, req: RouteRequest, opts: SupportRouteOptions = {}): Promise<RouteResponse<SupportAnswer>> {
   const body = parseBody(supportAskRequestSchema, req.body);
   const budgetMs = opts.budgetMs ?? ctx.config.supportBudgetMs ?? SUPPORT_BUDGET_MS;
   const budget = new Budget(budgetMs, req.signal);
@@ -95,7 +96,8 @@ export async function askSupport(ctx: ServiceContext, req: RouteRequest, opts: S
   }
 }
 
-function partialEnvelope(c: Case, requestId: string, budgetMs: number): Record<string, unknown> {
+/** The 504 answer (7.3): the envelope of 2.5 with the error members of a failed request. */
+function partialEnvelope(c: Case, requestId: string, budgetMs: number): SupportAnswer & ErrorBody {
   const p = c.partial;
   const last = c.trail.at(-1);
   return {

@@ -1,23 +1,15 @@
-// Shapes shared by the support engine: the answer envelope (reference 2.5), the case under
-// investigation and the known causes.
+// Shapes shared by the support engine: the parts of the answer envelope (reference 2.5,
+// webdata-contract SupportAnswer), the case under investigation and the known causes.
+import type { SupportAnswer } from 'webdata-contract';
 import type { JobInspector, JobView } from '../core/jobs.js';
 import type { ServiceContext } from '../core/service.js';
 import type { TeamConfig } from '../core/teams.js';
 import type { ResourceFetcher } from '../crawler/fetcher.js';
 import type { Budget } from './budget.js';
 
-export type Confidence = 'high' | 'medium' | 'low';
-
-export interface Validation {
-  tested: boolean;
-  result: 'success' | 'failure' | 'skipped';
-  evidence: string;
-}
-
-export interface Feedback {
-  blockedBy: string;
-  attempted: string[];
-}
+export type Confidence = SupportAnswer['confidence'];
+export type Validation = NonNullable<SupportAnswer['validation']>;
+export type Feedback = NonNullable<SupportAnswer['feedback']>;
 
 /** What a cause concludes (the envelope without requestId and durationMs). */
 export interface Finding {
@@ -27,11 +19,6 @@ export interface Finding {
   fixParameters: Record<string, unknown> | null;
   validation: Validation | null;
   feedback: Feedback | null;
-}
-
-export interface SupportEnvelope extends Omit<Finding, 'cause'> {
-  requestId: string;
-  durationMs: number;
 }
 
 export interface Case {

@@ -1,9 +1,9 @@
 // Team endpoints: credit usage, historical credit usage, activity listing.
 import { activityQuerySchema, historicalCreditUsageQuerySchema, DEFAULT_ACTIVITY_LIMIT } from 'webdata-contract';
+import type { ActivityResponse, CreditUsageResponse, HistoricalCreditUsageResponse } from 'webdata-contract';
 import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
 import { parseQuery } from '../http/validate.js';
-
 
 export function registerTeamRoutes(router: Router, ctx: ServiceContext): void {
   router.add('GET', '/v2/team/credit-usage', (req) => creditUsage(ctx, req), { group: 'team' });
@@ -11,16 +11,16 @@ export function registerTeamRoutes(router: Router, ctx: ServiceContext): void {
   router.add('GET', '/v2/team/activity', (req) => activity(ctx, req), { group: 'team' });
 }
 
-function creditUsage(ctx: ServiceContext, req: RouteRequest): RouteResponse {
+function creditUsage(ctx: ServiceContext, req: RouteRequest): RouteResponse<CreditUsageResponse> {
   return { body: { success: true, data: ctx.ledger.usage(req.team.id) } };
 }
 
-function historicalUsage(ctx: ServiceContext, req: RouteRequest): RouteResponse {
+function historicalUsage(ctx: ServiceContext, req: RouteRequest): RouteResponse<HistoricalCreditUsageResponse> {
   const query = parseQuery(historicalCreditUsageQuerySchema, req.query);
   return { body: { success: true, periods: ctx.ledger.periods(req.team.id, query.byApiKey ?? false) } };
 }
 
-function activity(ctx: ServiceContext, req: RouteRequest): RouteResponse {
+function activity(ctx: ServiceContext, req: RouteRequest): RouteResponse<ActivityResponse> {
   const query = parseQuery(activityQuerySchema, req.query);
   const page = ctx.activity.list(req.team.id, {
     endpoint: query.endpoint,

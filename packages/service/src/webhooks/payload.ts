@@ -1,15 +1,8 @@
-// The delivery body: `{ success, type, id, webhookId, data, error?, metadata }`.
+// The delivery body: `{ success, type, id, webhookId, data, error?, metadata }` (webdata-contract WebhookPayload).
+import type { ScrapeDocument, WebhookJobPayload, WebhookPagePayload, WebhookPayload } from 'webdata-contract';
 import type { WebhookEvent, WebhookSpec } from '../core/webhooks.js';
 
-export interface WebhookPayload {
-  success: boolean;
-  type: WebhookEvent['type'];
-  id: string;
-  webhookId: string;
-  data: unknown[];
-  error?: string;
-  metadata: Record<string, string>;
-}
+export type { WebhookPayload };
 
 export function normalizeSpec(spec: WebhookSpec | string): WebhookSpec {
   return typeof spec === 'string' ? { url: spec } : spec;
@@ -22,18 +15,18 @@ export function passesFilter(spec: WebhookSpec, type: WebhookEvent['type']): boo
   return (spec.events as string[]).includes(suffix);
 }
 
+/** Page events carry the page's document (or `{ metadata: { sourceURL } }` for a failed page). */
+function isPageEvent(event: WebhookEvent): event is WebhookEvent & { type: WebhookPagePayload['type']; data: ScrapeDocument[] } {
+  return event.type === 'crawl.page' || event.type === 'batch_scrape.page';
+}
+
 export function buildPayload(spec: WebhookSpec, event: WebhookEvent, webhookId: string): WebhookPayload {
-  const payload: WebhookPayload = {
-    success: event.success,
-    type: event.type,
-    id: event.jobId,
-    webhookId,
-    data: event.data,
-    metadata: spec.metadata ?? {},
-  };
-  if (event.error !== undefined) {
-    // Keep the documented member order: error before metadata.
-    return { success: payload.success, type: payload.type, id: payload.id, webhookId, data: payload.data, error: event.error, metadata: payload.metadata };
+  const metadata = spec.metadata ?? {};
+  // The documented member order: error (when set) before metadata.
+  const error = event.error !== undefined ? { error: event.error } : {};
+  if (isPageEvent(event)) {
+    return { success: event.success, type: event.type, id: event.jobId, webhookId, data: event.data, ...error, metadata };
   }
-  return payload;
+  const type = event.type as WebhookJobPayload['type'];
+  return { success: event.success, type, id: event.jobId, webhookId, data: event.data, ...error, metadata };
 }
