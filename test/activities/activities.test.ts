@@ -115,13 +115,30 @@ describe('failure mapping', () => {
 
 describe('cancellation', () => {
   test('cancelling the activity aborts the HTTP request', async () => {
-    server.handler = () => ({ status: 200, body: { success: true, data: { metadata: {} } }, delayMs: 5_000 });
+    // The server holds its answer until the activity has settled, and the cancel comes once the
+    // request arrived: the activity can only end by aborting the request it has in flight.
+    let arrived!: () => void;
+    const arrival = new Promise<void>((r) => { arrived = r; });
+    let release!: () => void;
+    const released = new Promise<void>((r) => { release = r; });
+    server.handler = async () => {
+      arrived();
+      await released;
+      return { status: 200, body: { success: true, data: { metadata: {} } } };
+    };
     const e = env();
-    const started = Date.now();
     const run = call(e, acts.scrape, { runId: 'cancel-run', body: { url: 'http://127.0.0.1:9/page' } });
-    setTimeout(() => e.cancel(), 200);
-    await assert.rejects(run, (err: unknown) => err instanceof CancelledFailure || (err instanceof ApplicationFailure && /abort/i.test(err.message)));
-    assert.ok(Date.now() - started < 4_000, 'the request was not aborted');
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await arrival;
+      e.cancel();
+      // A generous deadline: only an activity that waits for the answer reaches it.
+      const hung = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('the request was not aborted')), 60_000); });
+      await assert.rejects(Promise.race([run, hung]), (err: unknown) => err instanceof CancelledFailure || (err instanceof ApplicationFailure && /abort/i.test(err.message)));
+    } finally {
+      clearTimeout(timer);
+      release();
+    }
   });
 });
 
