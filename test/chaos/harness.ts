@@ -18,6 +18,7 @@ import type { TeamConfig } from '../../packages/service/src/core/teams.js';
 import { startDemoSite, type DemoSite } from '../../packages/service/src/demo-site/index.js';
 import { listen, type ListeningServer } from '../../packages/service/src/http/server.js';
 import { silentLogger } from '../../packages/service/src/http/logger.js';
+import { FAULT_HEADER } from '../../packages/service/src/faults/index.js';
 
 // ---- profiles ----------------------------------------------------------------------------
 
@@ -29,12 +30,13 @@ export interface ChaosProfile {
   crawlLimit: number;
   /** SIGKILLs of the worker during scenario 1. */
   kills: number;
-  /** 429 storms during scenario 3, each `stormMs` long with Retry-After `retryAfterSec`, `stormGapMs` apart (the first one 1 s into the run). */
+  /** 429 storms during scenario 3, each `stormMs` long with Retry-After `retryAfterSec`; each begins with the first worker request that arrives `stormGapMs` after the last one ended (the first: the worker's 3rd request of the run), so that request meets it. */
   storms: number;
   stormMs: number;
   stormGapMs: number;
   retryAfterSec: number;
-  errorRate: number;
+  /** Scenario 3's 5xx schedule: every `errorEvery`-th eligible request of the team (20% at 5). */
+  errorEvery: number;
   latencyMs: number;
   /** Upper bound of one scenario (node:test timeout). */
   scenarioTimeoutMs: number;
@@ -45,12 +47,12 @@ const PROFILES: Record<ChaosProfile['name'], Omit<ChaosProfile, 'seed'>> = {
   full: {
     name: 'full', sitePages: 1080, crawlLimit: 650, kills: 10,
     storms: 6, stormMs: 3_000, stormGapMs: 3_000, retryAfterSec: 2,
-    errorRate: 0.2, latencyMs: 500, scenarioTimeoutMs: 40 * 60_000,
+    errorEvery: 5, latencyMs: 500, scenarioTimeoutMs: 40 * 60_000,
   },
   ci: {
     name: 'ci', sitePages: 320, crawlLimit: 200, kills: 3,
     storms: 3, stormMs: 2_000, stormGapMs: 2_500, retryAfterSec: 1,
-    errorRate: 0.2, latencyMs: 500, scenarioTimeoutMs: 15 * 60_000,
+    errorEvery: 5, latencyMs: 500, scenarioTimeoutMs: 15 * 60_000,
   },
 };
 
@@ -194,6 +196,8 @@ export interface RecordedRequest {
   route: string;
   status: number;
   retryAfterSec?: number;
+  /** The service's fault header: "error", "rate_limit_storm" or "latency" when a fault touched it. */
+  fault?: string;
   /** The bearer token's team key (the raw key never leaves this process). */
   key: string;
 }
@@ -288,10 +292,12 @@ export async function startRecordingService(options: { sitePages: number; seed?:
       recorded = true;
       open.delete(id);
       const ra = res.getHeader('retry-after');
+      const fault = res.getHeader(FAULT_HEADER);
       requests.push({
         at, doneAt: Date.now(), method, path, url: req.url ?? '/', route, key,
         status: res.headersSent ? res.statusCode : 0,
         ...(ra !== undefined ? { retryAfterSec: Number(ra) } : {}),
+        ...(fault !== undefined ? { fault: String(fault) } : {}),
       });
     };
     res.once('finish', record);

@@ -446,32 +446,38 @@ test('2. Temporal dev server stopped and restarted mid-run (same --db-filename)'
 test('3. 5xx, 429 storms with Retry-After, latency and lost webhooks', { timeout: profile.scenarioTimeoutMs }, async () => {
   assert.ok(clean, 'needs the clean run');
   const statuses = [500, 502, 503, 504];
+  // 5xx on a fixed schedule (every k-th eligible request of the team, phase from the seed),
+  // so the amount injected does not depend on how the run's requests interleave.
+  const errorOffset = profile.seed % profile.errorEvery;
   const base = (i: number): FaultConfig => ({
-    errorRate: profile.errorRate,
+    errorEvery: profile.errorEvery,
+    errorOffset,
     errorStatus: statuses[i % statuses.length],
     latencyMs: profile.latencyMs,
     webhookDropRate: 1,
   });
   service.app.faults.set('local', base(0));
   const webhooksBefore = webhookDecisions.length;
-  const run = await launch('faults');
-  let done = false;
-  const resultP = resultOf(run.handle).finally(() => { done = true; });
-  resultP.catch(() => undefined);
+  // Storms are cued by the worker's own requests: the one that starts a storm arrives while it
+  // is set, so every storm meets at least one request, on any machine speed.
   let storms = 0;
+  let nextStormAt = Infinity;
+  const workerRequestsBefore = service.arrived(WORKER_KEY);
+  const unsubscribe = service.onArrival(({ key, count }) => {
+    if (key !== WORKER_KEY || storms >= profile.storms) return;
+    const now = Date.now();
+    const first = storms === 0 && count - workerRequestsBefore >= 3;
+    if (!first && now < nextStormAt) return;
+    service.app.faults.set('local', { ...base(storms + 1), rateLimitStorm: { until: now + profile.stormMs, retryAfterSec: profile.retryAfterSec } });
+    storms += 1;
+    nextStormAt = now + profile.stormMs + profile.stormGapMs;
+  });
+  const run = await launch('faults');
+  const resultP = resultOf(run.handle);
   try {
-    for (let i = 0; i < profile.storms && !done; i++) {
-      const gapEnd = Date.now() + (i === 0 ? 1_000 : profile.stormGapMs);
-      while (!done && Date.now() < gapEnd) await sleep(50);
-      if (done) break;
-      service.app.faults.set('local', { ...base(i + 1), rateLimitStorm: { until: Date.now() + profile.stormMs, retryAfterSec: profile.retryAfterSec } });
-      storms += 1;
-      const stormEnd = Date.now() + profile.stormMs;
-      while (!done && Date.now() < stormEnd) await sleep(50);
-      service.app.faults.set('local', base(i + 1));
-    }
     await resultP;
   } finally {
+    unsubscribe();
     service.app.faults.set('local', undefined);
   }
   const result = await resultP;
@@ -492,16 +498,20 @@ test('3. 5xx, 429 storms with Retry-After, latency and lost webhooks', { timeout
       violations.push(`${r.route}: 429 (Retry-After ${r.retryAfterSec}) answered at ${r.doneAt}, next request ${waited} ms later`);
     }
   }
-  const injected5xx = mine.filter((r) => r.status >= 500).length;
+  const injected5xx = mine.filter((r) => r.fault === 'error').length;
+  const eligible = mine.filter((r) => r.fault !== 'rate_limit_storm').length;
+  // The schedule promises floor((eligible + offset) / k); floor(eligible / k) is a safe floor of it.
+  const promised5xx = Math.floor(eligible / profile.errorEvery);
   const webhooksReceived = webhookDecisions.length - webhooksBefore;
   const s = stats(slack);
   recordScenario(profile.name, '3-faults', {
     scenario: '3. service faults',
-    injected: `${Math.round(profile.errorRate * 100)}% 5xx (500/502/503/504) on every route, +${profile.latencyMs} ms latency, ${storms} storms of 429 (${seconds(profile.stormMs)}, Retry-After ${profile.retryAfterSec} s), every webhook dropped`,
+    injected: `5xx (500/502/503/504) on every ${profile.errorEvery}th eligible request (offset ${errorOffset}) on every route, +${profile.latencyMs} ms latency, ${storms} storms of 429 (${seconds(profile.stormMs)}, Retry-After ${profile.retryAfterSec} s), every webhook dropped`,
     outcome: outcome(figures, [`${violations.length} requests before Retry-After`]),
     figures: {
       'worker requests': mine.length,
-      '5xx answered': injected5xx,
+      'eligible requests (not met by a storm)': eligible,
+      '5xx answered': `${injected5xx} (promised at least ${promised5xx})`,
       '429 answered': rateLimited.length,
       'requests delayed by Retry-After': slack.length,
       'wait beyond Retry-After (min/median/max)': `${s.min} / ${s.median} / ${s.max} ms`,
@@ -512,9 +522,10 @@ test('3. 5xx, 429 storms with Retry-After, latency and lost webhooks', { timeout
       credits: `${figures.charged} (clean ${clean.charged})`,
     },
   });
-  assert.ok(storms > 0, 'the run ended before the first storm');
+  assert.ok(storms > 0, 'the run ended before its 3rd request');
   assert.ok(rateLimited.length > 0, 'no request met a storm');
-  assert.ok(injected5xx > 0, 'no 5xx was injected');
+  assert.ok(eligible >= profile.errorEvery, `only ${eligible} eligible requests: too few for the 5xx schedule to mean anything`);
+  assert.ok(injected5xx >= promised5xx, `${injected5xx} 5xx injected, promised at least ${promised5xx} of ${eligible} eligible requests`);
   assert.deepEqual(violations, [], 'requests were sent before Retry-After passed');
   assert.equal(webhooksReceived, 0, 'a webhook got through although every delivery was dropped');
   assertSameAsClean(figures, 'under service faults');

@@ -16,6 +16,8 @@ const validRegex = z.string().refine((s) => {
 
 export const faultConfigSchema = z.strictObject({
   errorRate: probability.optional(),
+  errorEvery: positiveInt.optional(),
+  errorOffset: z.number().int().min(0).optional(),
   errorStatus: z.number().int().min(400).max(599).optional(),
   routes: z.array(z.string().regex(/^(GET|POST|DELETE) \/\S*$/, 'must look like "GET /v2/crawl/:id"')).optional(),
   latencyMs: z.number().int().min(0).optional(),

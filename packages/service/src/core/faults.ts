@@ -1,8 +1,16 @@
 // Fault injection settings per team (tests and chaos runs).
 
 export interface FaultConfig {
-  /** Probability 0..1 that a request to a matching route answers `errorStatus`. */
+  /** Probability 0..1 that a request to a matching route answers `errorStatus` (a random draw per request). */
   errorRate?: number;
+  /**
+   * A fixed schedule instead of a draw: the team's n-th eligible request since these faults were
+   * set (n = 1, 2, ...; eligible = on a matching route and not answered by a storm) answers
+   * `errorStatus` when (n + errorOffset) % errorEvery === 0. So N eligible requests meet exactly
+   * floor((N + errorOffset) / errorEvery) errors, however the requests of a run interleave.
+   */
+  errorEvery?: number;
+  errorOffset?: number;
   errorStatus?: number;
   /** Route patterns (e.g. "POST /v2/crawl", "GET /v2/crawl/:id") the error rate applies to; all when absent. */
   routes?: string[];

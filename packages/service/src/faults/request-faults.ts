@@ -20,14 +20,15 @@ export function pickRequestFault(
   faults: FaultConfig,
   route: { method: string; pattern: string; group: string },
   now: number,
-  chance: (rate: number | undefined) => boolean,
+  /** Asked once per eligible request; consumes the schedule or the random draw. */
+  errorDue: () => boolean,
 ): RequestFault | undefined {
   const storm = faults.rateLimitStorm;
   if (storm && now < storm.until) {
     const error = rateLimited(route.group, storm.retryAfterSec, now + storm.retryAfterSec * 1000);
     return { kind: 'rate_limit_storm', error: withFaultHeader(error, 'rate_limit_storm') };
   }
-  if (faultCoversRoute(faults, route.method, route.pattern) && chance(faults.errorRate)) {
+  if (faultCoversRoute(faults, route.method, route.pattern) && errorDue()) {
     const status = faults.errorStatus ?? 500;
     const error = new HttpError(status, `Injected fault: ${route.method} ${route.pattern} answered ${status}`, {
       code: 'FAULT_INJECTED',

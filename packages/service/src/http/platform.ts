@@ -53,7 +53,7 @@ async function handle(deps: PlatformDeps, req: IncomingMessage, res: ServerRespo
     const route = { method, pattern: match.route.pattern, group: match.route.options.group };
 
     const faults = deps.faults.get(team.id);
-    const fault = pickRequestFault(faults, route, deps.now(), (rate) => deps.faults.chance(rate));
+    const fault = pickRequestFault(faults, route, deps.now(), () => deps.faults.errorDue(team.id));
     if (fault) throw fault.error;
     if (faults.latencyMs && faults.latencyMs > 0 && faultCoversRoute(faults, method, route.pattern)) {
       extraHeaders[FAULT_HEADER] = 'latency';
