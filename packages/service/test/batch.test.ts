@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import {
   collect,
+  eventually,
   instrumentedEngine,
   sorted,
   startJobsStack,
@@ -111,14 +112,14 @@ describe('batch scrape jobs', () => {
   });
 
   test('cancel, 409 when completed, 403 for another team, kickoff fault', async () => {
-    engine.delayMs = 2000;
+    engine.hold(); // pages wait until aborted: the job is still running when cancelled
     const { id } = await start({ urls: [`${site}/about`, `${site}/docs`, `${site}/blog`] });
     assert.equal((await stack.call('DELETE', `/v2/batch/scrape/${id}`, { key: 'key-b' })).status, 403);
     const del = await stack.call('DELETE', `/v2/batch/scrape/${id}`);
     assert.deepEqual(del.body, { success: true, status: 'cancelled' });
     const status = await stack.call('GET', `/v2/batch/scrape/${id}`);
     assert.equal(status.body.status, 'cancelled');
-    engine.delayMs = 0;
+    engine.reset();
     const done = await start({ urls: [`${site}/about`] });
     await waitForJob(stack, `/v2/batch/scrape/${done.id}`);
     assert.equal((await stack.call('DELETE', `/v2/batch/scrape/${done.id}`)).status, 409);
@@ -145,9 +146,13 @@ describe('batch scrape jobs', () => {
   });
 
   test('maxConcurrency caps the pages in flight', async () => {
-    engine.delayMs = 30;
+    // Pages are held until both slots are taken, then let go.
+    const release = engine.hold();
     const urls = Array.from({ length: 8 }, (_, i) => `${site}/blog/post-${i + 1}`);
     const { id } = await start({ urls, maxConcurrency: 2 });
+    await eventually(() => (engine.maxInFlight.get('a') ?? 0) >= 2, 'two pages in flight');
+    engine.delayMs = 30;
+    release();
     await waitForJob(stack, `/v2/batch/scrape/${id}`);
     assert.equal(engine.maxInFlight.get('a'), 2);
   });

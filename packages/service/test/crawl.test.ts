@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import {
   collect,
+  eventually,
   expectedCrawl,
   instrumentedEngine,
   sorted,
@@ -95,14 +96,16 @@ describe('crawl jobs', () => {
   });
 
   test('a running job always has `next`; total counts queued pages, completed only scraped ones', async () => {
-    engine.delayMs = 30;
+    // Two pages go through, the rest are held: the job is still running when it is read.
+    const release = engine.hold(2);
     const id = await start({ url: `${site}/`, maxConcurrency: 2 });
-    await new Promise((r) => setTimeout(r, 150));
-    const running = await stack.call('GET', `/v2/crawl/${id}`);
+    let running = await stack.call('GET', `/v2/crawl/${id}`);
+    await eventually(async () => (running = await stack.call('GET', `/v2/crawl/${id}`)).body.completed >= 1, 'a page completed');
     assert.equal(running.body.status, 'scraping');
     assert.ok(running.body.next, 'next while running');
-    assert.ok(running.body.total >= running.body.completed);
+    assert.ok(running.body.total > running.body.completed, 'held pages count in total');
     assert.equal(running.body.completed, running.body.data.length);
+    release();
     const done = await waitForJob(stack, `/v2/crawl/${id}`);
     assert.equal(done.last.total, done.last.completed);
   });
@@ -121,16 +124,16 @@ describe('crawl jobs', () => {
   });
 
   test('cancel: in-flight scrapes are aborted, status cancelled; 409 once completed; 404 unknown', async () => {
-    engine.delayMs = 2000;
+    // Pages are held until aborted: the cancel always finds them in flight.
+    engine.hold();
     const id = await start({ url: `${site}/` });
-    await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => engine.calls.length > 0, 'a page in flight');
     const active = await stack.call('GET', '/v2/crawl/active');
     assert.ok(active.body.crawls.some((c: { id: string }) => c.id === id));
     const del = await stack.call('DELETE', `/v2/crawl/${id}`);
     assert.equal(del.status, 200);
     assert.deepEqual(del.body, { success: true, status: 'cancelled' });
-    await new Promise((r) => setTimeout(r, 50));
-    assert.ok(engine.calls.length > 0 && engine.calls.every((c) => c.aborted), 'in-flight pages aborted');
+    await eventually(() => engine.calls.every((c) => c.aborted), `in-flight pages aborted: ${engine.calls.filter((c) => !c.aborted).map((c) => c.url).join(' ')}`);
     const status = await stack.call('GET', `/v2/crawl/${id}`);
     assert.equal(status.body.status, 'cancelled');
     assert.equal(status.body.total, status.body.completed);
@@ -139,7 +142,7 @@ describe('crawl jobs', () => {
     const after = await stack.call('GET', '/v2/crawl/active');
     assert.ok(!after.body.crawls.some((c: { id: string }) => c.id === id));
 
-    engine.delayMs = 0;
+    engine.reset();
     const done = await start({ url: `${site}/about` });
     await waitForJob(stack, `/v2/crawl/${done}`);
     const late = await stack.call('DELETE', `/v2/crawl/${done}`);
@@ -148,7 +151,7 @@ describe('crawl jobs', () => {
   });
 
   test('active: only running crawls of the caller team, with their options', async () => {
-    engine.delayMs = 300;
+    const release = engine.hold(); // still running when listed
     const id = await start({ url: `${site}/blog`, limit: 3, scrapeOptions: { formats: ['markdown'] } });
     const mine = await stack.call('GET', '/v2/crawl/active');
     assert.equal(mine.status, 200);
@@ -160,6 +163,7 @@ describe('crawl jobs', () => {
     assert.equal(entry.options.limit, 3);
     const theirs = await stack.call('GET', '/v2/crawl/active', { key: 'key-b' });
     assert.deepEqual(theirs.body, { success: true, crawls: [] });
+    release();
     await waitForJob(stack, `/v2/crawl/${id}`);
   });
 
@@ -239,11 +243,15 @@ describe('crawl jobs', () => {
   });
 
   test('concurrency: every job of a team shares its limit; maxConcurrency caps one job; delay runs one page at a time', async () => {
-    engine.delayMs = 40;
+    // Pages are held until the team's three slots are all taken, then let go.
+    const release = engine.hold();
     const ids = await Promise.all([
       start({ url: `${site}/blog`, maxConcurrency: 10 }, { key: 'key-narrow' }),
       start({ url: `${site}/docs`, maxConcurrency: 10 }, { key: 'key-narrow' }),
     ]);
+    await eventually(() => (engine.maxInFlight.get('narrow') ?? 0) >= 3, 'three pages in flight');
+    engine.delayMs = 40;
+    release();
     await Promise.all(ids.map((id) => waitForJob(stack, `/v2/crawl/${id}`, { key: 'key-narrow' })));
     assert.equal(engine.maxInFlight.get('narrow'), 3);
 
@@ -343,7 +351,7 @@ describe('crawl jobs', () => {
     const prompt = 'only the blog, up to 3 pages';
     const preview = await stack.call('POST', '/v2/crawl/params-preview', { body: { url: `${site}/`, prompt } });
     assert.equal((await stack.call('POST', '/v2/crawl/params-preview', { body: { url: `${site}/` } })).status, 400);
-    engine.delayMs = 300;
+    const release = engine.hold(); // still running when listed
     const crawl = await stack.call('POST', '/v2/crawl', { body: { url: `${site}/`, prompt, limit: 2 } });
     if (preview.status === 503) {
       // No way to turn a prompt into options on this deployment: a clear error, no job.
@@ -362,6 +370,7 @@ describe('crawl jobs', () => {
       // The preview shows the reference's default where the prompt set nothing.
       if (preview.body.data[field] !== undefined) assert.deepEqual(options[field] ?? PREVIEW_DEFAULTS[field], preview.body.data[field], field);
     }
+    release();
     await waitForJob(stack, `/v2/crawl/${crawl.body.id as string}`);
   });
 });

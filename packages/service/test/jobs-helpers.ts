@@ -64,6 +64,11 @@ export interface Instrumented extends ScrapeEngine {
   maxInFlight: Map<string, number>;
   /** Extra latency per page, ms (set between tests). */
   delayMs: number;
+  /**
+   * Holds pages (until aborted) from now until the returned release is called, after letting
+   * the next `passing` pages through; reset() releases too.
+   */
+  hold(passing?: number): () => void;
   reset(): void;
 }
 
@@ -75,14 +80,26 @@ export function realScrapeEngine(): ScrapeEngine {
 /** Wraps an engine to record calls, options, aborts and the peak pages in flight per team. */
 export function instrumentedEngine(inner: ScrapeEngine = realScrapeEngine()): Instrumented {
   const inFlight = new Map<string, number>();
+  let gate: { promise: Promise<void>; release: () => void; passing: number } | undefined;
   const engine: Instrumented = {
     calls: [],
     maxInFlight: new Map(),
     delayMs: 0,
+    hold(passing = 0) {
+      let release!: () => void;
+      const held = { promise: new Promise<void>((resolve) => { release = resolve; }), release: () => release(), passing };
+      gate = held;
+      return () => {
+        if (gate === held) gate = undefined;
+        held.release();
+      };
+    },
     reset() {
       engine.calls.length = 0;
       engine.maxInFlight.clear();
       engine.delayMs = 0;
+      gate?.release();
+      gate = undefined;
     },
     async scrape(url, options, ctx) {
       const teamId = ctx.team.id;
@@ -91,6 +108,9 @@ export function instrumentedEngine(inner: ScrapeEngine = realScrapeEngine()): In
       const now = (inFlight.get(teamId) ?? 0) + 1;
       inFlight.set(teamId, now);
       engine.maxInFlight.set(teamId, Math.max(now, engine.maxInFlight.get(teamId) ?? 0));
+      let held: Promise<void> | undefined;
+      if (gate && gate.passing > 0) gate.passing--;
+      else held = gate?.promise;
       try {
         if (engine.delayMs > 0) {
           await new Promise<void>((resolve, reject) => {
@@ -100,6 +120,21 @@ export function instrumentedEngine(inner: ScrapeEngine = realScrapeEngine()): In
               call.aborted = true;
               reject(new Error('aborted'));
             }, { once: true });
+          });
+        }
+        if (held) {
+          const until = held;
+          await new Promise<void>((resolve, reject) => {
+            const onAbort = () => {
+              call.aborted = true;
+              reject(new Error('aborted'));
+            };
+            if (ctx.signal?.aborted) return onAbort();
+            ctx.signal?.addEventListener('abort', onAbort, { once: true });
+            void until.then(() => {
+              ctx.signal?.removeEventListener('abort', onAbort);
+              resolve();
+            });
           });
         }
         return await inner.scrape(url, options, ctx);
@@ -197,6 +232,15 @@ export async function collect(stack: JobsStack, path: string, key?: string, quer
   return { status: last.status as string, last, docs, urls: docs.map((d) => d.metadata.sourceURL), pages };
 }
 
+/** Polls `condition` until it holds; the deadline only catches a condition that never comes. */
+export async function eventually(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`still waiting after ${timeoutMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 /** Sorted copy, for set comparisons with readable diffs. */
 export function sorted(values: Iterable<string>): string[] {
   return [...values].sort();
@@ -233,7 +277,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   return {
     url,
     deliveries,
-    async until(predicate, timeoutMs = 10_000) {
+    async until(predicate, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(deliveries)) {
         if (Date.now() > deadline) throw new Error(`webhook deliveries incomplete: ${deliveries.map((d) => d.body.type).join(', ')}`);
