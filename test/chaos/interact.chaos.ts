@@ -109,15 +109,19 @@ test('4. a browser session orphaned by a killed worker is stopped and billed onc
   let sessionId = '';
   const chaos = await run('interact-kill', async (workflowId) => {
     // Kill while the code runs: a session is open and the worker's interact call is in flight.
+    // The signal goes out in the same tick as that check (no I/O in between), so the call cannot
+    // have been answered first, however slow the machine.
+    const w = worker;
     await waitFor(() => {
       const active = manager.list('local', 'interact', 'active');
       const calling = service.inFlight(WORKER_KEY).includes('POST /v2/scrape/:jobId/interact');
-      if (active.length === 1 && calling) sessionId = active[0].id;
-      return sessionId !== '';
+      if (active.length !== 1 || !calling) return false;
+      sessionId = active[0].id;
+      killedAt = Date.now();
+      w?.child.kill('SIGKILL');
+      return true;
     }, 120_000, `an interact call in flight in ${workflowId}`, 50);
-    await new Promise((r) => setTimeout(r, 1_500));
-    killedAt = Date.now();
-    await worker?.kill('SIGKILL');
+    await w?.kill('SIGKILL');
     assert.equal(manager.get(sessionId)?.status, 'active', 'the session did not outlive the worker');
     worker = await startWorker();
   });
@@ -134,7 +138,7 @@ test('4. a browser session orphaned by a killed worker is stopped and billed onc
 
   recordScenario(profile.name, '4-interact', {
     scenario: '4. orphaned browser session',
-    injected: `worker SIGKILLed ${seconds(1500)} into a ${seconds(CODE_MS)} interact code run, restarted`,
+    injected: `worker SIGKILLed while its interact call (${seconds(CODE_MS)} of code) was in flight, restarted`,
     outcome: [
       chaos.result.status,
       chaos.urls.join() === clean.urls.join() ? 'same stored documents as clean' : 'stored documents DIFFER',
