@@ -1,7 +1,6 @@
 // Support ask on scrapes, sessions and the account, each failure produced for real against
 // the running service (real engines, Chromium for waitFor and interact) and the demo site.
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import {
   LATE_TEXT, applyFix, ask, checkEnvelope, crawl, startFixtureSite, startSupportStack, team, type FixtureSite, type SupportStack,
@@ -198,8 +197,10 @@ describe('support ask on scrapes and the account', () => {
 
 describe('support ask on expired results', () => {
   let stack: SupportStack;
+  // The service's clock stands still unless moved: a result expires exactly when the test says.
+  let clock = Date.now();
   before(async () => {
-    stack = await startSupportStack({ teams: [team('a', { credits: 1_000 })], config: { jobTtlMs: 1500 } });
+    stack = await startSupportStack({ teams: [team('a', { credits: 1_000 })], config: { jobTtlMs: 1500 }, now: () => clock });
   });
   after(() => stack?.close());
 
@@ -207,7 +208,7 @@ describe('support ask on expired results', () => {
     const request = { url: `${stack.site.url}/about` };
     const first = await stack.call('POST', '/v2/scrape', { body: request });
     const id = first.body.data.metadata.scrapeId as string;
-    await sleep(1700);
+    clock += 1700;
     assert.equal((await stack.call('GET', `/v2/scrape/${id}`)).status, 404);
     const { envelope } = await ask(stack, { question: 'GET of my scrape answers 404 Job not found', jobId: id });
     checkEnvelope(envelope);
