@@ -97,11 +97,13 @@ describe('demo site manifest (no server)', () => {
   });
 
   it('stays cheap at 10000 pages', () => {
-    const t0 = performance.now();
+    // CPU time of this process, not wall time: other work on the machine does not count.
+    const t0 = process.cpuUsage();
     const huge = buildManifest({ origin: 'http://127.0.0.1:4000', pages: 10_000 });
-    const ms = performance.now() - t0;
+    const { user, system } = process.cpuUsage(t0);
+    const ms = (user + system) / 1000;
     assert.ok(huge.entries.length > 10_000);
-    assert.ok(ms < 5000, `took ${ms} ms`);
+    assert.ok(ms < 5000, `took ${ms} ms of CPU`);
     const titles = new Set(huge.entries.filter((e) => e.kind === 'html' && !e.path.includes('?')).map((e) => e.title));
     assert.equal(titles.size, huge.entries.filter((e) => e.kind === 'html' && !e.path.includes('?')).length, 'titles are distinct');
   });
