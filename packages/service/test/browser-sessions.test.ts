@@ -116,7 +116,7 @@ describe('browser sessions', { skip: chromiumPath ? false : 'no Chromium install
 
     const view = await viewer.newPage({ viewport: { width: 1400, height: 900 } });
     await view.goto(s.liveViewUrl);
-    await view.waitForFunction(() => Number(document.body.dataset.frames ?? 0) > 0 && (document.getElementById('screen') as HTMLImageElement).complete, undefined, { timeout: 15_000 });
+    await view.waitForFunction(() => Number(document.body.dataset.frames ?? 0) > 0 && (document.getElementById('screen') as HTMLImageElement).complete, undefined, { timeout: 60_000 });
     const compare = (await view.evaluate(COMPARE_SCRIPT.replace('PNG', shot))) as { live: number[]; ref: number[]; ratio: number };
     assert.deepEqual(compare.live, compare.ref);
     assert.ok(compare.ratio > 0.95, `only ${compare.ratio} of sampled pixels match`);
@@ -125,41 +125,44 @@ describe('browser sessions', { skip: chromiumPath ? false : 'no Chromium install
     await page.goto(`${site.url}/clicks`);
     await view.mouse.click(200, 200);
     await view.goto(s.interactiveLiveViewUrl);
-    await view.waitForFunction(() => Number(document.body.dataset.frames ?? 0) > 0, undefined, { timeout: 15_000 });
+    await view.waitForFunction(() => Number(document.body.dataset.frames ?? 0) > 0, undefined, { timeout: 60_000 });
     const box = (await view.locator('#screen').boundingBox())!;
     await view.mouse.click(box.x + box.width / 2, box.y + box.height / 4);
-    await page.waitForFunction(() => (window as unknown as { clicks: number[][] }).clicks.length > 0, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => (window as unknown as { clicks: number[][] }).clicks.length > 0, undefined, { timeout: 60_000 });
     const clicks = await page.evaluate(() => (window as unknown as { clicks: number[][] }).clicks);
     assert.equal(clicks.length, 1);
     const size = page.viewportSize() ?? (await page.evaluate(() => ({ width: innerWidth, height: innerHeight })));
     assert.ok(Math.abs(clicks[0][0] - size.width / 2) < 20, `x ${clicks[0][0]}`);
     assert.ok(Math.abs(clicks[0][1] - size.height / 4) < 20, `y ${clicks[0][1]}`);
     await view.keyboard.press('k');
-    await page.waitForFunction(() => document.body.dataset.keys === 'k', undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => document.body.dataset.keys === 'k', undefined, { timeout: 60_000 });
     await view.close();
     await client.close().catch(() => undefined);
     await h.call('DELETE', `/v2/browser/${s.id}`);
   });
 
   it('destroys sessions when ttl or activityTtl runs out; CDP traffic counts as activity', async () => {
-    const a = await create({ ttl: 30, activityTtl: 3600 });
-    const b = await create({ ttl: 3600, activityTtl: 10 });
+    // Lifetimes are long against the real time a loaded machine adds to the moved clock (20 s of
+    // slack); each sleep outlasts the 500 ms sweep interval, so a sweep runs before it ends.
+    const a = await create({ ttl: 120, activityTtl: 3600 });
+    const b = await create({ ttl: 3600, activityTtl: 60 });
     const client = await chromium.connectOverCDP(b.cdpUrl);
     const page = client.contexts()[0].pages()[0];
-    h.advance(6_000);
+    h.advance(40_000);
     await page.evaluate(() => 1 + 1); // activity through the proxy
-    h.advance(6_000);
+    h.advance(40_000);
     await sleep(1_200);
     const status = async (id: string) => {
       const all = (await h.call('GET', '/v2/browser')).body.sessions as Array<{ id: string; status: string }>;
       return all.find((x) => x.id === id)?.status;
     };
     assert.equal(await status(b.id), 'active', 'recent CDP traffic keeps it alive');
-    h.advance(25_000);
-    await sleep(1_500);
-    assert.equal(await status(a.id), 'destroyed', 'ttl 30 s elapsed');
-    assert.equal(await status(b.id), 'destroyed', 'idle for more than activityTtl');
+    // Disconnected first: no late CDP event can count as activity after the clock moves.
     await client.close().catch(() => undefined);
+    h.advance(65_000);
+    await sleep(1_500);
+    assert.equal(await status(a.id), 'destroyed', 'ttl 120 s elapsed');
+    assert.equal(await status(b.id), 'destroyed', 'idle for more than activityTtl');
   });
 
   it('keeps profile cookies and localStorage across sessions, with one saver at a time', async () => {
