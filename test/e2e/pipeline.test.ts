@@ -7,8 +7,17 @@ import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
 import { getProgress, raiseBudget, startPipeline, cancelPipeline } from '../../packages/temporal/src/client/pipeline.js';
 import { deleteSchedule, schedulePipeline } from '../../packages/temporal/src/client/schedules.js';
 import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
+import type { LocalService } from '../../packages/service/src/app.js';
+import { browserSessions } from '../../packages/service/src/browser/session-manager.js';
 import { recordHistory } from '../helpers/histories.js';
 import { jobsStarted, runToEnd, startStack, storedUrls } from '../helpers/stack.js';
+
+/** Polls until `check` holds; the generous deadline only catches what never happens. */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !(await check()); await new Promise((r) => setTimeout(r, 250))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  }
+}
 
 let stack: DevStack;
 let site: string;
@@ -121,9 +130,11 @@ describe('credit guard', () => {
 
   test('waits for raiseBudget when nothing fits, then runs', async () => {
     const handle = await startPipeline(stack.temporal.client, {
-      ...base(), stages: { interact: false, batch: false }, budget: { credits: 0, waitForRaiseMs: 60_000 },
+      // Ten minutes to wait: the raise below comes long before, however slow the machine.
+      ...base(), stages: { interact: false, batch: false }, budget: { credits: 0, waitForRaiseMs: 600_000 },
     }, { taskQueue: stack.taskQueue, workflowId: `raise-${Date.now()}` });
-    await new Promise((r) => setTimeout(r, 1500));
+    // The run reaches map and stays there: nothing fits a budget of 0 (it cannot get further).
+    await until('the run to reach map', async () => (await getProgress(stack.temporal.client, handle.workflowId).catch(() => undefined))?.stage === 'map');
     assert.equal((await getProgress(stack.temporal.client, handle.workflowId)).stage, 'map');
     // The validator refuses a bad update before it touches history.
     await assert.rejects(raiseBudget(stack.temporal.client, handle.workflowId, -5), (err: Error) => /positive integer/.test(String((err.cause as Error | undefined)?.message)));
@@ -161,14 +172,15 @@ describe('webhooks and cancellation', () => {
       url: `${site}/shop/catalog`,
       stages: { map: false, select: false, batch: false },
       crawl: { limit: 1 },
-      interact: { match: '/shop/catalog', code: 'await page.waitForTimeout(30000); 1', maxPages: 1, timeout: 60 },
+      // The code outlasts any wait below: the cancel always comes while it runs.
+      interact: { match: '/shop/catalog', code: 'await page.waitForTimeout(280000); 1', maxPages: 1, timeout: 300 },
     }, { taskQueue: stack.taskQueue, workflowId: `cancel-${Date.now()}` });
-    for (let i = 0; i < 60; i++) {
+    // The service runs in this process: its session manager tells when the session is open.
+    const manager = browserSessions((stack.service.handle as unknown as LocalService).context);
+    await until('the interact stage with its session open', async () => {
       const p = await getProgress(stack.temporal.client, handle.workflowId).catch(() => undefined);
-      if (p?.stage === 'interact' && (p.stages.interact?.credits ?? 0) > 0) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    await new Promise((r) => setTimeout(r, 1500)); // let the session open
+      return p?.stage === 'interact' && manager.list('local', 'interact', 'active').length > 0;
+    });
     await cancelPipeline(stack.temporal.client, handle.workflowId);
     await assert.rejects(handle.result(), /cancel/i);
     const history = await handle.fetchHistory();
@@ -178,6 +190,7 @@ describe('webhooks and cancellation', () => {
     assert.ok(completedStop || stops.length === 1);
     const sessions = await stack.api.listBrowsers({ status: 'active' });
     assert.equal(sessions.sessions.length, 0, `active sessions left: ${JSON.stringify(sessions.sessions)}`);
+    assert.deepEqual(manager.list('local', 'interact', 'active').map((x) => x.id), [], 'the interact session was left open');
     await recordHistory(stack.temporal.client, handle.workflowId, 'cancelled');
   });
 });
@@ -190,11 +203,10 @@ describe('schedules', () => {
     });
     try {
       let runs = 0;
-      for (let i = 0; i < 40 && runs < 2; i++) {
-        await new Promise((r) => setTimeout(r, 500));
-        const d = await stack.temporal.client.schedule.getHandle(scheduleId).describe();
-        runs = d.info.numActionsTaken;
-      }
+      await until('two scheduled runs', async () => {
+        runs = (await stack.temporal.client.schedule.getHandle(scheduleId).describe()).info.numActionsTaken;
+        return runs >= 2;
+      });
       assert.ok(runs >= 2, `schedule ran ${runs} times`);
     } finally {
       await deleteSchedule(stack.temporal.client, scheduleId);
