@@ -235,6 +235,8 @@ export interface Arrival {
   url: string;
   /** Requests with this key so far, this one included. */
   count: number;
+  /** Resolves as the answer is finished (or the socket closed), in the same tick. */
+  answered: Promise<void>;
 }
 
 export const WORKER_KEY = 'chaos-worker-key';
@@ -283,14 +285,17 @@ export async function startRecordingService(options: { sitePages: number; seed?:
     const auth = String(req.headers.authorization ?? '');
     const key = auth.startsWith('Bearer ') ? auth.slice(7) : '';
     let recorded = false;
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((r) => { answer = r; });
     const id = nextId++;
     open.set(id, { route, key });
     arrivals.set(key, (arrivals.get(key) ?? 0) + 1);
-    for (const hook of arrivalHooks) hook({ key, route, method, url: req.url ?? '/', count: arrivals.get(key) ?? 0 });
+    for (const hook of arrivalHooks) hook({ key, route, method, url: req.url ?? '/', count: arrivals.get(key) ?? 0, answered });
     const record = () => {
       if (recorded) return;
       recorded = true;
       open.delete(id);
+      answer();
       const ra = res.getHeader('retry-after');
       const fault = res.getHeader(FAULT_HEADER);
       requests.push({

@@ -277,15 +277,16 @@ test(`1. worker SIGKILLed at ${profile.kills} random moments`, { timeout: profil
   // Random moments of the pipeline's own progress: the worker is killed when the run's k-th
   // distinct call reaches the service (a call is method + URL: a retry or a repeated status
   // poll is not progress, a new collector page is), k drawn among the clean run's distinct
-  // calls, at once or up to 30 ms later: sometimes with the call in flight, sometimes just
-  // after. So the kills spread over the stages (map, job starts, polls, collector pages, error
-  // lists) and each one comes after the restarted worker moved the run forward.
+  // calls; alternately as the call arrives (in flight) and as its answer is sent (just after),
+  // each caught in the same tick, not after a sleep the run could outpace. So the kills spread
+  // over the stages (map, job starts, polls, collector pages, error lists) and each one comes
+  // after the restarted worker moved the run forward.
   const distinct = (requests: Array<{ key: string; method: string; url: string }>) =>
     new Set(requests.filter((r) => r.key === WORKER_KEY).map((r) => `${r.method} ${r.url}`)).size;
   const span = Math.max(profile.kills, distinct(clean.requests));
   const points = new Set<number>();
   for (let guard = 0; points.size < profile.kills && guard < 10_000; guard++) points.add(1 + Math.floor(random() * span));
-  const plan = [...points].sort((a, b) => a - b).map((k) => ({ k, extraMs: random() < 0.5 ? 0 : Math.round(random() * 30) }));
+  const plan = [...points].sort((a, b) => a - b).map((k, i) => ({ k, afterAnswer: i % 2 === 1 }));
   const run = await launch('kills');
   let done = false;
   const resultP = resultOf(run.handle).finally(() => { done = true; });
@@ -294,21 +295,22 @@ test(`1. worker SIGKILLed at ${profile.kills} random moments`, { timeout: profil
   // The k-th distinct call is caught as it arrives (not by polling), so a fast collector cannot
   // run past a moment while the test looks elsewhere.
   const seen = new Set<string>();
-  let watch: { k: number; hit: (route: string) => void } | undefined;
-  const unsubscribe = service.onArrival(({ key, route, method, url }) => {
+  interface Reached { route: string; answered?: Promise<void> }
+  let watch: { k: number; hit: (reached: Reached) => void } | undefined;
+  const unsubscribe = service.onArrival(({ key, route, method, url, answered }) => {
     if (key !== WORKER_KEY || seen.has(`${method} ${url}`)) return;
     seen.add(`${method} ${url}`);
     if (watch && seen.size >= watch.k) {
       const w = watch;
       watch = undefined;
-      w.hit(route);
+      w.hit({ route, answered });
     }
   });
-  const reached = (k: number) => new Promise<string>((resolve) => {
+  const reached = (k: number) => new Promise<Reached>((resolve) => {
     watch = { k, hit: resolve };
     if (seen.size >= k) {
       watch = undefined;
-      resolve('(passed during the last kill)');
+      resolve({ route: '(passed during the last kill)' });
     }
   });
 
@@ -318,10 +320,11 @@ test(`1. worker SIGKILLed at ${profile.kills} random moments`, { timeout: profil
   const identityOf = (w: WorkerProcess) => `${w.child.pid}@`;
   const stageOf = async () => (await stageNow(run.handle)) ?? '?';
   try {
-    for (const { k, extraMs } of plan) {
-      const trigger = await Promise.race([reached(k), resultP.then(() => '', () => '')]);
-      if (done) break;
-      if (extraMs > 0) await sleep(extraMs);
+    for (const { k, afterAnswer } of plan) {
+      const hit = await Promise.race([reached(k), resultP.then(() => undefined, () => undefined)]);
+      if (done || !hit) break;
+      const trigger = hit.route;
+      if (afterAnswer && hit.answered) await hit.answered;
       if (done) break;
       const inFlight = service.inFlight(WORKER_KEY);
       const at = Date.now();
@@ -331,7 +334,7 @@ test(`1. worker SIGKILLed at ${profile.kills} random moments`, { timeout: profil
       const restartedAt = Date.now();
       current = await startWorker();
       worker = current;
-      kills.push({ planned: `call ${k} +${extraMs} ms`, at, restartedAt, trigger, stage, inFlight, stored, next: identityOf(current) });
+      kills.push({ planned: `call ${k} ${afterAnswer ? 'answered' : 'arriving'}`, at, restartedAt, trigger, stage, inFlight, stored, next: identityOf(current) });
     }
   } finally {
     unsubscribe();
@@ -352,7 +355,7 @@ test(`1. worker SIGKILLed at ${profile.kills} random moments`, { timeout: profil
   }
   recordScenario(profile.name, '1-kills', {
     scenario: '1. worker SIGKILL',
-    injected: `${kills.length} SIGKILLs of the worker process at random moments (when the run's k-th distinct call reaches the service, at once or up to 30 ms later; drawn with seed ${profile.seed}), restarted at once each time; ${clean.urls.length} pages`,
+    injected: `${kills.length} SIGKILLs of the worker process at random moments (when the run's k-th distinct call reaches the service, alternately on its arrival and as its answer is sent; k drawn with seed ${profile.seed}), restarted at once each time; ${clean.urls.length} pages`,
     outcome: outcome(figures),
     figures: {
       kills: kills.length,
