@@ -85,10 +85,16 @@ test('SIGKILL in the middle of a collector: every page stored once, one crawl jo
     crawl: { limit: 200 },
   }, { taskQueue: queue, workflowId: `crash-${Date.now()}` });
 
-  await waitFor(async () => (await store.count(handle.workflowId)).documents >= 30, 90_000, 'the collector to store 30 documents');
+  // Killed in the same continuation as the count: the ≥ 17 pages left take ≥ 120 ms each, so
+  // no extra await gives the collector time to finish first.
+  const exited = new Promise((r) => worker.once('exit', r));
+  await waitFor(async () => {
+    if ((await store.count(handle.workflowId)).documents < 30) return false;
+    worker.kill('SIGKILL');
+    return true;
+  }, 90_000, 'the collector to store 30 documents');
+  await exited;
   const before = (await store.count(handle.workflowId)).documents;
-  worker.kill('SIGKILL');
-  await new Promise((r) => worker.once('exit', r));
   assert.ok(before < 200, `the collector finished before the kill (${before} stored)`);
 
   worker = spawnWorker(queue);
