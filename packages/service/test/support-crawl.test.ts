@@ -2,8 +2,10 @@
 // fixture site: each failure is produced, support is asked with the job id, and its
 // fixParameters, applied to the original request, must make the crawl succeed.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import type { TeamConfig } from '../src/core/teams.js';
+import { PROBE_MARGIN_MS, type BudgetClock } from '../src/support/budget.js';
+import { askSupport } from '../src/support/index.js';
 import {
   applyFix, ask, checkEnvelope, crawl, startFixtureSite, startSupportStack, team, waitForJob, type FixtureSite, type SupportStack,
 } from './support-harness.js';
@@ -212,13 +214,54 @@ describe('support ask on crawls', () => {
   });
 });
 
+/** The support budget's clock in these tests: it stands still until the test moves it, then fires what is due. */
+class ManualClock implements BudgetClock {
+  private t = 0;
+  private readonly timers = new Set<{ at: number; fn: () => void }>();
+  /** Called as each timer is set, with its delay. */
+  onTimer: (ms: number) => void = () => {};
+  now(): number {
+    return this.t;
+  }
+  after(ms: number, fn: () => void): () => void {
+    const timer = { at: this.t + ms, fn };
+    this.timers.add(timer);
+    this.onTimer(ms);
+    return () => { this.timers.delete(timer); };
+  }
+  moveTo(t: number): void {
+    this.t = t;
+    for (const timer of [...this.timers].sort((a, b) => a.at - b.at)) {
+      if (timer.at > t) break;
+      this.timers.delete(timer);
+      timer.fn();
+    }
+  }
+}
+
+/** Polls `check` until it holds; the generous deadline only catches what never happens. */
+async function until(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !check(); await new Promise((r) => setTimeout(r, 10))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  }
+}
+
 describe('support ask budget', () => {
+  const BUDGET_MS = 2500;
   let stack: SupportStack;
   let fixture: FixtureSite;
+  // The budget runs on this clock, not the machine's: its time passes only when a test moves it.
+  let clock: ManualClock;
 
   before(async () => {
     fixture = await startFixtureSite();
-    stack = await startSupportStack({ teams: [team('a', { credits: 1_000, concurrency: 4 })], config: { supportBudgetMs: 2500 } });
+    stack = await startSupportStack({ teams: [team('a', { credits: 1_000, concurrency: 4 })], config: { supportBudgetMs: BUDGET_MS } });
+    const route = stack.app.router.list().find((r) => r.method === 'POST' && r.pattern === '/v2/support/ask');
+    assert.ok(route);
+    route.handler = (req) => askSupport(stack.ctx, req, { clock });
+  });
+  beforeEach(() => {
+    clock = new ManualClock();
   });
   after(async () => {
     await stack?.close();
@@ -228,20 +271,32 @@ describe('support ask budget', () => {
   test('a probe cut short by the budget still leaves time to answer from what it found', async () => {
     const job = await crawl(stack, { url: `${fixture.url}/slowsite/`, limit: 2 });
     assert.equal(job.urls.length, 2);
-    const { status, envelope } = await ask(stack, { question: 'Why only 2 pages?', jobId: job.id });
+    const before = fixture.arrived('/slowsite/p/');
+    const asked = ask(stack, { question: 'Why only 2 pages?', jobId: job.id });
+    // The dry crawl reads 4 slow pages at a time: its 8th request means 4 were read (5 pages
+    // with the start page, more than the limit). Then time moves to where probes are cut.
+    await until('the dry crawl to read 4 slow pages', () => fixture.arrived('/slowsite/p/') >= before + 8);
+    clock.moveTo(BUDGET_MS - PROBE_MARGIN_MS);
+    const { status, envelope } = await asked;
     assert.equal(status, 200);
     checkEnvelope(envelope);
     assert.match(envelope.answer, /stopped at its limit of 2 pages, but at least \d+ pages are in scope/);
     assert.match(envelope.validation?.evidence ?? '', /before it ran out of time/);
-    assert.ok(envelope.durationMs < 2500, `durationMs ${envelope.durationMs}`);
+    // Answered from what the cut probe found, before the budget's end (the clock stood still there).
+    assert.equal(envelope.durationMs, BUDGET_MS - PROBE_MARGIN_MS);
   });
 
   test('past the budget: 504 with the partial envelope', async () => {
     // Testing the fix for a rate-limited site takes three fetches a second apart: longer than the budget.
     const job = await crawl(stack, { url: `${fixture.url}/limited/`, limit: 10 });
-    const started = Date.now();
+    const before = fixture.arrived('/limited/p/');
+    // The budget runs out as the probe sets up its first fetch (budget.within: the first timer
+    // after the budget's own): the fix is being tested and cannot have been tested yet.
+    let timers = 0;
+    clock.onTimer = () => {
+      if (++timers === 2) queueMicrotask(() => clock.moveTo(BUDGET_MS));
+    };
     const { status, envelope } = await ask(stack, { question: 'Pages failed with 429', jobId: job.id });
-    const took = Date.now() - started;
     assert.equal(status, 504);
     assert.equal(envelope.code, 'SUPPORT_BUDGET_EXCEEDED');
     checkEnvelope(envelope);
@@ -250,6 +305,9 @@ describe('support ask budget', () => {
     assert.deepEqual(envelope.fixParameters, { maxConcurrency: 1, delay: 1 });
     assert.match(envelope.feedback?.blockedBy ?? '', /2500 ms time budget ran out/);
     assert.ok(envelope.feedback!.attempted.some((s) => s.includes('one at a time')));
-    assert.ok(took < 5000 && envelope.durationMs >= 2500, `took ${took} ms, durationMs ${envelope.durationMs}`);
+    // Answered at the budget's end, not once the work was done: the fix was never tested.
+    assert.equal(envelope.durationMs, BUDGET_MS);
+    assert.equal(envelope.validation?.tested, false);
+    assert.ok(fixture.arrived('/limited/p/') - before < 3, 'the probe fetched all its pages before the 504');
   });
 });

@@ -85,6 +85,8 @@ export function checkEnvelope(e: SupportAnswer): void {
 
 export interface FixtureSite {
   url: string;
+  /** Requests received so far whose path starts with `prefix` (as they arrive, before any answer). */
+  arrived(prefix: string): number;
   close(): Promise<void>;
 }
 
@@ -102,9 +104,11 @@ export async function startFixtureSite(): Promise<FixtureSite> {
   let inFlight = 0;
   let lastStart = 0;
   const timers = new Set<NodeJS.Timeout>();
+  const arrivals: string[] = [];
   const html = (body: string) => `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Fixture</title></head><body>${body}</body></html>`;
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    arrivals.push(path);
     const send = (status: number, body: string, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers });
       res.end(body);
@@ -147,6 +151,7 @@ export async function startFixtureSite(): Promise<FixtureSite> {
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
+    arrived: (prefix) => arrivals.filter((p) => p.startsWith(prefix)).length,
     close: () => new Promise<void>((resolve) => {
       for (const t of timers) clearTimeout(t);
       server.close(() => resolve());

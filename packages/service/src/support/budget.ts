@@ -5,24 +5,41 @@ export const SUPPORT_BUDGET_MS = 60_000;
 /** Probes stop this long before the budget ends. */
 export const PROBE_MARGIN_MS = 300;
 
+/** The budget's time and timers; tests pass one that moves only when they move it. */
+export interface BudgetClock {
+  now(): number;
+  /** Calls `fn` once `ms` have passed; returns a cancel. */
+  after(ms: number, fn: () => void): () => void;
+}
+
+export const realClock: BudgetClock = {
+  now: () => Date.now(),
+  after(ms, fn) {
+    // Unref'd like AbortSignal.timeout: a probe's leftover timer never holds the process open.
+    const timer = setTimeout(fn, ms).unref();
+    return () => clearTimeout(timer);
+  },
+};
+
 export class Budget {
   private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
-  readonly startedAt = Date.now();
+  private readonly cancelExpiry: () => void;
+  readonly startedAt: number;
   readonly deadline: number;
   /** Resolves when the budget runs out (never rejects). */
   readonly expired: Promise<void>;
 
-  constructor(readonly ms: number, outer?: AbortSignal) {
+  constructor(readonly ms: number, outer?: AbortSignal, private readonly clock: BudgetClock = realClock) {
+    this.startedAt = clock.now();
     this.deadline = this.startedAt + ms;
     let expire!: () => void;
     this.expired = new Promise<void>((resolve) => {
       expire = resolve;
     });
-    this.timer = setTimeout(() => {
+    this.cancelExpiry = clock.after(ms, () => {
       this.controller.abort(new Error(`support budget of ${ms} ms exhausted`));
       expire();
-    }, ms);
+    });
     outer?.addEventListener('abort', () => this.controller.abort(outer.reason), { once: true });
   }
 
@@ -35,11 +52,11 @@ export class Budget {
   }
 
   remaining(): number {
-    return Math.max(0, this.deadline - Date.now());
+    return Math.max(0, this.deadline - this.clock.now());
   }
 
   elapsed(): number {
-    return Date.now() - this.startedAt;
+    return this.clock.now() - this.startedAt;
   }
 
   /**
@@ -47,10 +64,12 @@ export class Budget {
    * first: a probe cut short by it still leaves time to conclude from what it found.
    */
   within(ms: number): AbortSignal {
-    return AbortSignal.any([this.signal, AbortSignal.timeout(Math.max(1, Math.min(ms, this.remaining() - PROBE_MARGIN_MS)))]);
+    const cut = new AbortController();
+    this.clock.after(Math.max(1, Math.min(ms, this.remaining() - PROBE_MARGIN_MS)), () => cut.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
+    return AbortSignal.any([this.signal, cut.signal]);
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.cancelExpiry();
   }
 }

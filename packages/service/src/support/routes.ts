@@ -14,7 +14,7 @@ import type { ServiceContext } from '../core/service.js';
 import { createResourceFetcher } from '../crawler/fetcher.js';
 import { llmConfigFromEnv, type LlmConfig } from '../crawl-prompt/llm.js';
 import { parseBody } from '../http/validate.js';
-import { Budget, SUPPORT_BUDGET_MS } from './budget.js';
+import { Budget, SUPPORT_BUDGET_MS, type BudgetClock } from './budget.js';
 import { investigate } from './diagnose.js';
 import { inspectorOf } from './inspector.js';
 import { rephrase } from './rephrase.js';
@@ -25,6 +25,8 @@ export interface SupportRouteOptions {
   budgetMs?: number;
   /** The model that may reword answers; default: the environment's; null: none. */
   llm?: LlmConfig | null;
+  /** The budget's clock (default the real one). */
+  clock?: BudgetClock;
 }
 
 export function registerSupportRoutes(router: Router, ctx: ServiceContext, opts: SupportRouteOptions = {}): void {
@@ -47,7 +49,7 @@ function envelope(requestId: string, f: Finding, durationMs: number): SupportAns
 export async function askSupport(ctx: ServiceContext, req: RouteRequest, opts: SupportRouteOptions = {}): Promise<RouteResponse<SupportAnswer>> {
   const body = parseBody(supportAskRequestSchema, req.body);
   const budgetMs = opts.budgetMs ?? ctx.config.supportBudgetMs ?? SUPPORT_BUDGET_MS;
-  const budget = new Budget(budgetMs, req.signal);
+  const budget = new Budget(budgetMs, req.signal, opts.clock);
   const fetcher = createResourceFetcher({ allowNonLoopback: ctx.config.allowNonLoopback, timeoutMs: 15_000 });
   const c: Case = {
     ctx,
