@@ -49,7 +49,12 @@ describe('support ask on scrapes and the account', () => {
       assert.equal(e.validation?.result, 'success');
       const timeout = (e.fixParameters as { timeout: number }).timeout;
       assert.deepEqual(Object.keys(e.fixParameters ?? {}), ['timeout']);
-      assert.ok(timeout >= 4000 && timeout <= 10_000, `timeout ${timeout}`);
+      // The page takes 2.5 s, however loaded the machine; the proposal is about twice what was
+      // measured (as the answer states it, to 0.1 s), rounded up to a second: no fixed ceiling.
+      const needs = Number(/needs about (\d+(?:\.\d+)?) s/.exec(e.answer)?.[1]) * 1000;
+      assert.ok(needs >= 2500, e.answer);
+      const proposed = (ms: number) => Math.ceil(Math.max(ms * 2, ms + 2000) / 1000) * 1000;
+      assert.ok(timeout >= proposed(needs - 50) && timeout <= proposed(needs + 50), `timeout ${timeout} for ${e.answer}`);
       assert.match(e.answer, /timed out/);
     }
     const fixed = await scrape(applyFix(request, envelope.fixParameters));
