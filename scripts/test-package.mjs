@@ -11,7 +11,9 @@
 // Prints tarball sizes and file counts and the install size for a client-only user and a worker.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,6 +39,13 @@ function npm(args, cwd) {
 }
 function duBytes(dir) {
   return Number(run('du', ['-sb', dir]).split('\t')[0]);
+}
+function freePort() {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => { const { port } = server.address(); server.close(() => ok(port)); });
+  });
 }
 const mib = (bytes) => `${(bytes / 1048576).toFixed(1)} MiB`;
 const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
@@ -195,9 +204,9 @@ export async function consumer(connection: NativeConnection, temporal: Client): 
   const cli = run(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', 'scripts/ensure-temporal-cli.ts'], { cwd: ROOT });
   const cliPath = /temporal CLI: (\S+)/.exec(cli)?.[1];
   if (!cliPath || !existsSync(cliPath)) throw new Error(`no Temporal CLI: ${cli}`);
-  const port = 17000 + Math.floor(Math.random() * 2000);
+  const port = await freePort();
   const attrs = ['WebdataStage=Keyword', 'WebdataTargetHost=Keyword', 'WebdataPages=Int', 'WebdataCredits=Int', 'WebdataOutcome=Keyword'];
-  await startChild('temporal', cliPath, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), 
+  await startChild('temporal', cliPath, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--http-port', String(await freePort()), 
     '--log-level', 'error', ...attrs.flatMap((a) => ['--search-attribute', a])], /./, {});
   const { match: svc } = await startChild('webdata-service', join(app, 'node_modules', '.bin', 'webdata-service'), ['--port', '0', '--site-port', '0', '--pages', '60'],
     /on (http:\/\/\S+)\n\s+demo site:\s+(http:\/\/\S+)/, { cwd: app });

@@ -122,21 +122,23 @@ export async function startTemporalServer(options: { dbFilename: string; port?: 
   const found = cli.path;
   if (!found) throw new Error('the chaos tests run the Temporal CLI binary themselves: set TEMPORAL_CLI_PATH or build it (node --import tsx scripts/ensure-temporal-cli.ts)');
   const executable: string = found;
-  const port = options.port ?? (await freePort());
-  const address = `127.0.0.1:${port}`;
+  let port = options.port ?? (await freePort());
+  let address = `127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   let stderr = '';
 
-  const args = [
-    'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless',
+  // Its own HTTP API port too: the default (port + 1000) may be an ephemeral port in use.
+  const args = () => [
+    'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--http-port', String(httpPort), '--headless',
     '--db-filename', options.dbFilename, '--log-level', 'error',
     ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${k.type === 'INT' ? 'Int' : 'Keyword'}`]),
   ];
+  let httpPort = await freePort();
 
   async function start(): Promise<void> {
     if (child && child.exitCode === null) return;
     stderr = '';
-    const proc = spawn(executable, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(executable, args(), { stdio: ['ignore', 'ignore', 'pipe'] });
     child = proc;
     proc.stderr.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
     await waitFor(async () => {
@@ -164,7 +166,18 @@ export async function startTemporalServer(options: { dbFilename: string; port?: 
     clearTimeout(timer);
   }
 
-  await start();
+  // A port can be taken between picking it and the server binding it: pick again, a few times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (err) {
+      if (attempt >= 3 || options.port !== undefined || !/address already in use/.test(String(err))) throw err;
+      port = await freePort();
+      httpPort = await freePort();
+      address = `127.0.0.1:${port}`;
+    }
+  }
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace: 'default' });
   return {

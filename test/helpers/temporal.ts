@@ -1,7 +1,7 @@
 // Starts a real Temporal dev server (`temporal server start-dev`) for a test file.
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { resolveTemporalCli } from '../../packages/temporal/src/devserver/index.js';
+import { freeLoopbackPort, resolveTemporalCli } from '../../packages/temporal/src/devserver/index.js';
 import { SEARCH_ATTRIBUTES } from '../../packages/temporal/src/search-attributes.js';
 
 let runtimeInstalled = false;
@@ -24,6 +24,7 @@ export async function startTestTemporal(options: { ui?: boolean; dbFilename?: st
       searchAttributes: SEARCH_ATTRIBUTES,
       ui: options.ui ?? false,
       dbFilename: options.dbFilename,
+      extraArgs: ['--http-port', String(await freeLoopbackPort())],
       log: { format: 'pretty', level: 'error' },
     },
   });

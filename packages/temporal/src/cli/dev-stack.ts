@@ -8,7 +8,7 @@ import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { WebDataClient } from 'webdata-client';
-import { resolveTemporalCli } from '../devserver/index.js';
+import { freeLoopbackPort, resolveTemporalCli } from '../devserver/index.js';
 import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
 import { createStore } from 'webdata-storage';
 import type { DocumentStore } from 'webdata-storage';
@@ -102,7 +102,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
         uiPort: ui ? options.uiPort : undefined,
         dbFilename: options.dbFilename,
         searchAttributes: SEARCH_ATTRIBUTES,
-        extraArgs: options.temporalArgs,
+        extraArgs: ['--http-port', String(await freeLoopbackPort()), ...(options.temporalArgs ?? [])],
         log: { format: 'pretty', level: 'error' },
       },
     });
