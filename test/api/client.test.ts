@@ -358,11 +358,53 @@ describe('error kinds', () => {
     assert.equal(bare.jobId, undefined);
   });
 
-  test('HTML 404 of an unknown path is not_found', async () => {
-    server.reset(() => ({ status: 404, raw: '<html><body>Cannot GET</body></html>' }));
+  test('HTML 404 of an unknown path is not_available (the route is missing), not not_found', async () => {
+    server.reset(() => ({ status: 404, raw: `<!DOCTYPE html><html><body><pre>Cannot GET /v2/scrape/${ID}</pre></body></html>` }));
     const err = await rejects(client.getScrape(ID));
-    assert.equal(err.kind, 'not_found');
-    assert.equal(err.message, 'scrape retrieval failed with HTTP 404');
+    assert.equal(err.kind, 'not_available');
+    assert.equal(err.retryable, false);
+    assert.equal(err.status, 404);
+    assert.equal(err.code, 'NOT_AVAILABLE');
+    assert.equal(err.message, `scrape retrieval: not available on this service (GET /v2/scrape/${ID}): HTTP 404 Cannot GET /v2/scrape/${ID}`);
+  });
+
+  test('the open-source server\'s missing routes are not_available: support ask, batch errors, activity, history', async () => {
+    server.reset((req) => ({ status: 404, raw: `<pre>Cannot ${req.method} ${req.path}</pre>` }));
+    const support = await rejects(client.askSupport({ question: 'why did my crawl fail?' }));
+    assert.equal(support.kind, 'not_available');
+    assert.match(support.message, /not available on this service \(POST \/v2\/support\/ask\)/);
+    assert.equal((await rejects(client.getBatchScrapeErrors(ID))).kind, 'not_available');
+    assert.equal((await rejects(client.listActivity({}))).kind, 'not_available');
+    assert.equal((await rejects(client.getHistoricalCreditUsage({}))).kind, 'not_available');
+  });
+
+  test('a JSON 404 "Job not found" stays not_found, with or without success', async () => {
+    server.reset(() => ({ status: 404, body: { error: 'Job not found' } }));
+    const bare = await rejects(client.getCrawlStatus(ID));
+    assert.equal(bare.kind, 'not_found');
+    assert.equal(bare.jobId, ID);
+    server.reset(() => ({ status: 404, body: { success: false, error: 'Job not found', code: 'NOT_FOUND' } }));
+    assert.equal((await rejects(client.getCrawlStatus(ID))).kind, 'not_found');
+  });
+
+  test('405 and 501 without the JSON error body, and an empty 404, are not_available; a JSON 501 stays server', async () => {
+    server.reset(() => ({ status: 405, raw: 'Method Not Allowed' }));
+    assert.equal((await rejects(client.getCrawlErrors(ID))).kind, 'not_available');
+    server.reset(() => ({ status: 501, raw: '<html>Not Implemented</html>' }));
+    assert.equal((await rejects(client.getCrawlErrors(ID))).kind, 'not_available');
+    server.reset(() => ({ status: 404 }));
+    assert.equal((await rejects(client.getCrawlErrors(ID))).kind, 'not_available');
+    server.reset(() => ({ status: 501, body: { success: false, error: 'not implemented' } }));
+    const json501 = await rejects(client.getCrawlErrors(ID));
+    assert.equal(json501.kind, 'server');
+    assert.equal(json501.retryable, false);
+  });
+
+  test('an HTML 500 is still a retryable server error', async () => {
+    server.reset(() => ({ status: 500, raw: '<html>Internal Server Error</html>' }));
+    const err = await rejects(client.getCrawlErrors(ID));
+    assert.equal(err.kind, 'server');
+    assert.equal(err.retryable, true);
   });
 
   test('requestId: the server header wins, else the id the client sent', async () => {

@@ -12,6 +12,8 @@ export type WebDataErrorKind =
   | 'insufficient_credits'
   | 'forbidden'
   | 'not_found'
+  /** The route does not exist on this deployment (HTML `Cannot POST /v2/...` 404): a missing feature, not a missing job. */
+  | 'not_available'
   | 'timeout'
   | 'conflict'
   | 'gone'
@@ -128,6 +130,12 @@ function kindForStatus(status: number): { kind: WebDataErrorKind; retryable: boo
 export interface HttpErrorInput {
   status: number;
   body: unknown;
+  /** The body was not JSON (an HTML page of a framework's default 404, a proxy page, ...). */
+  bodyNotJson?: boolean;
+  /** A short excerpt of a non-JSON body (`Cannot GET /v2/...`), for the message. */
+  bodyText?: string;
+  /** `GET /v2/batch/scrape/{id}/errors`: names the missing route in a not_available message. */
+  route?: string;
   retryAfterHeader: string | undefined;
   requestId: string;
   jobId?: string;
@@ -135,8 +143,29 @@ export interface HttpErrorInput {
   what: string;
 }
 
+/** Statuses that, without the API's JSON error body, mean "this route does not exist here". */
+const ROUTE_MISSING_STATUSES = new Set([404, 405, 501]);
+
+/** The API's error body: a JSON object carrying `error` (or `message`) or `success: false`. */
+export function isApiErrorBody(body: unknown): boolean {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const b = body as Record<string, unknown>;
+  return typeof b.error === 'string' || typeof b.message === 'string' || b.success === false;
+}
+
+/**
+ * True for a 404/405/501 whose body is not the API's JSON error: the deployment has no such
+ * route (the open-source server answers HTML `Cannot POST /v2/support/ask`), as opposed to a
+ * JSON 404 `Job not found` from a route that exists.
+ */
+export function isRouteMissing(status: number, body: unknown, bodyNotJson = false): boolean {
+  if (!ROUTE_MISSING_STATUSES.has(status)) return false;
+  return bodyNotJson || !isApiErrorBody(body);
+}
+
 /** Classifies a non-2xx response. */
 export function httpError(input: HttpErrorInput): WebDataApiError {
+  if (isRouteMissing(input.status, input.body, input.bodyNotJson)) return notAvailableError(input);
   const { kind, retryable } = kindForStatus(input.status);
   const body = redactValue(input.body, input.apiKey);
   const errBody: ErrorBody = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as ErrorBody) : {};
@@ -155,4 +184,29 @@ export function httpError(input: HttpErrorInput): WebDataApiError {
     body,
     message,
   });
+}
+
+function notAvailableError(input: HttpErrorInput): WebDataApiError {
+  const excerpt = input.bodyText ? htmlExcerpt(input.bodyText) : '';
+  const route = input.route ? ` (${input.route})` : '';
+  const message = redactString(
+    `${input.what}: not available on this service${route}: HTTP ${input.status}${excerpt ? ` ${excerpt}` : ''}`,
+    input.apiKey,
+  );
+  return new WebDataApiError({
+    kind: 'not_available',
+    status: input.status,
+    code: 'NOT_AVAILABLE',
+    retryable: false,
+    requestId: input.requestId,
+    jobId: input.jobId,
+    body: input.bodyNotJson ? undefined : redactValue(input.body, input.apiKey),
+    message,
+  });
+}
+
+/** `<pre>Cannot GET /v2/x</pre>` → `Cannot GET /v2/x` (tags stripped, at most 120 characters). */
+function htmlExcerpt(text: string): string {
+  const plain = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  return plain.length > 120 ? `${plain.slice(0, 117)}...` : plain;
 }

@@ -111,6 +111,9 @@ export class HttpTransport {
       throw httpError({
         status,
         body: body.ok ? body.value : undefined,
+        bodyNotJson: !body.ok,
+        bodyText: body.ok ? undefined : text.slice(0, 2048),
+        route: `${call.method} ${url.pathname}`,
         retryAfterHeader: header(responseHeaders, 'retry-after'),
         requestId: finalRequestId,
         jobId: call.jobId,

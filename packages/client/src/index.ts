@@ -2,7 +2,7 @@
 // contract (request schemas and response types) is re-exported for convenience.
 export { WebDataClient } from './client.js';
 export type { WebDataClientOptions, RequestOptions, StartJobOptions, JobStatusPage } from './client.js';
-export { WebDataApiError, isWebDataApiError } from './errors.js';
+export { WebDataApiError, isWebDataApiError, isApiErrorBody, isRouteMissing } from './errors.js';
 export type { WebDataErrorKind, WebDataApiErrorInit } from './errors.js';
 export { DEFAULT_TIMEOUT_MS } from './http.js';
 export { followPages } from './pagination.js';
