@@ -125,7 +125,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     const webhookSecret = mainTeam.webhookSecret ?? '';
 
     const client = env.client;
-    const webhook = await startWebhookServer({ client, port: options.webhookPort, secret: webhookSecret || undefined, allowUnsigned: !webhookSecret, log });
+    const webhook = await startWebhookServer({ client, port: options.webhookPort, secret: webhookSecret || undefined, log });
     closers.push(() => webhook.close());
 
     let storeSpec = options.store;

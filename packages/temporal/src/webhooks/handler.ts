@@ -1,22 +1,41 @@
-// Webhook receiver: verifies the signature over the raw body, refuses malformed bodies and
-// replays, then signals the workflow named in the webhook metadata. Only job-level events
-// (started, completed, failed) become signals; page events are acknowledged and dropped so
-// history never grows with pages. Answers fast: a slow Temporal never holds the delivery.
+// Webhook receiver: checks the signature over the raw body (when a secret is configured),
+// refuses malformed bodies, drops duplicates, then signals the workflow named in the webhook
+// metadata. Only job-level events of crawl and batch scrape jobs become signals; page events
+// and every other kind (extract.*, agent.*, monitor.*, kinds added later) are acknowledged and
+// dropped, so history never grows with pages and a new kind never earns a retry storm.
+// Answers fast: a slow Temporal never holds the delivery.
+//
+// Deliveries as users receive them (contract notes "Webhooks", "Observed on the open-source
+// server"): the hosted service signs under `X-Firecrawl-Signature` and sends a `webhookId`;
+// the reference (and our local service) signs under `X-Service-Signature`; the open-source
+// server signs nothing and sends no `webhookId`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Client } from '@temporalio/client';
 import { parseWebhookPayload, verifyWebhookSignature, SIGNATURE_HEADER } from 'webdata-client';
 import { jobEventSignal } from '../workflows/definitions.js';
-import { ReplayGuard } from './replay-guard.js';
+import { ReplayGuard, deliveryKey } from './replay-guard.js';
+
+/** Accepted signature headers by default: the hosted service's, then the reference's. */
+export const DEFAULT_SIGNATURE_HEADERS: readonly string[] = ['x-firecrawl-signature', SIGNATURE_HEADER];
 
 export interface WebhookHandlerOptions {
   client: Client;
-  /** The team's HMAC secret. Required unless `allowUnsigned` is set (local experiments only). */
+  /**
+   * The team's HMAC secret. With a secret, every delivery must carry a valid signature
+   * (unsigned or forged: 401). Without one, deliveries are accepted unauthenticated, as
+   * hints: they only wake a workflow, whose poll stays the record (a forged delivery can
+   * at most cause an early poll).
+   */
   secret?: string;
+  /** @deprecated No effect: without `secret` unsigned deliveries are always accepted as hints. */
   allowUnsigned?: boolean;
+  /** Header names a signature is read from (case-insensitive); default `DEFAULT_SIGNATURE_HEADERS`. */
+  signatureHeaders?: readonly string[];
   maxBodyBytes?: number;
   /** How long to wait for the signal before answering anyway (polling reconciles). */
   signalWaitMs?: number;
   replayGuard?: ReplayGuard;
+  /** Receives rejections, late signal failures and the start-up line (default: the start-up warning goes to stderr). */
   log?: (line: string) => void;
   /** Observes every decision (tests, metrics). */
   onDecision?: (decision: WebhookDecision) => void;
@@ -29,26 +48,58 @@ export interface WebhookDecision {
   workflowId?: string;
   jobId?: string;
   type?: string;
+  /** What duplicates are recognized by: `webhookId:<id>`, or `sha256:<hex of the body>`. */
+  deliveryKey?: string;
 }
 
-const JOB_LEVEL = /\.(started|completed|failed)$/;
+type Delivery = ReturnType<typeof parseWebhookPayload>;
+type JobDelivery = Extract<Delivery, { id: string }>;
+
+/** The crawl and batch scrape kinds `parseWebhookPayload` validates as job deliveries. */
+const JOB_KIND = /^(crawl|batch_scrape)\.(started|page|completed|failed|cancelled)$/;
+/**
+ * Kinds that become signals. `*.cancelled` (the hosted service sends `crawl.cancelled`) is
+ * signalled: waitForJob wakes on any event of its job and polls at once, and `cancelled` is a
+ * terminal status there, so the signal ends the wait now instead of after a backed-off poll
+ * interval (up to `maxIntervalMs`), which matters for a job cancelled outside the workflow.
+ */
+const JOB_LEVEL = /^(crawl|batch_scrape)\.(started|completed|failed|cancelled)$/;
+
+function isJobDelivery(p: Delivery): p is JobDelivery {
+  return JOB_KIND.test(p.type);
+}
 
 export type WebhookRequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookRequestHandler {
-  if (!options.secret && !options.allowUnsigned) {
-    throw new Error('webhook receiver: secret is required (set allowUnsigned only for local experiments)');
-  }
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const waitMs = options.signalWaitMs ?? 2_000;
   const guard = options.replayGuard ?? new ReplayGuard();
   const log = options.log ?? (() => {});
+  const headerNames = (options.signatureHeaders ?? DEFAULT_SIGNATURE_HEADERS).map((h) => h.toLowerCase());
+  if (headerNames.length === 0) throw new Error('webhook receiver: signatureHeaders must name at least one header');
+  const secret = options.secret || undefined;
+  if (!secret) {
+    (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+      'webhook receiver: no secret configured, deliveries are UNAUTHENTICATED; they are accepted only as hints that wake workflows (each workflow\'s poll stays the record)',
+    );
+  }
 
   function answer(res: ServerResponse, decision: WebhookDecision): void {
     options.onDecision?.(decision);
     if (decision.outcome === 'rejected') log(`webhook rejected (${decision.status}): ${decision.reason}`);
     res.writeHead(decision.status, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ ok: decision.outcome !== 'rejected', outcome: decision.outcome, reason: decision.reason }));
+  }
+
+  /** The signature headers present on the request, in the configured order. */
+  function signatures(req: IncomingMessage): string[] {
+    const found: string[] = [];
+    for (const name of headerNames) {
+      const value = req.headers[name];
+      for (const v of Array.isArray(value) ? value : [value]) if (typeof v === 'string' && v !== '') found.push(v);
+    }
+    return found;
   }
 
   return (req, res) => {
@@ -84,45 +135,59 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
   };
 
   async function handleBody(raw: Buffer, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (options.secret) {
-      const header = req.headers[SIGNATURE_HEADER];
-      if (!verifyWebhookSignature(raw, Array.isArray(header) ? header[0] : header, options.secret)) {
-        return answer(res, { status: 401, outcome: 'rejected', reason: header ? 'signature does not match the body' : 'missing X-Service-Signature' });
+    if (secret) {
+      const given = signatures(req);
+      if (given.length === 0) {
+        return answer(res, { status: 401, outcome: 'rejected', reason: `unsigned delivery: a signature is required (${headerNames.join(' or ')})` });
+      }
+      if (!given.some((header) => verifyWebhookSignature(raw, header, secret))) {
+        return answer(res, { status: 401, outcome: 'rejected', reason: 'signature does not match the body' });
       }
     }
-    let payload;
+    let payload: Delivery;
     try {
       payload = parseWebhookPayload(raw);
     } catch (err) {
       return answer(res, { status: 400, outcome: 'rejected', reason: `malformed body: ${err instanceof Error ? err.message : String(err)}` });
     }
-    const workflowId = (payload.metadata as Record<string, unknown> | undefined)?.workflowId;
+    // Kinds we do not act on are acknowledged, never refused: a refusal only earns retries.
+    if (!isJobDelivery(payload)) {
+      return answer(res, { status: 202, outcome: 'ignored', reason: `event kind ${payload.type} is not handled`, type: payload.type });
+    }
+    const workflowId = payload.metadata?.workflowId;
     if (typeof workflowId !== 'string' || workflowId === '') {
       return answer(res, { status: 422, outcome: 'rejected', reason: 'metadata.workflowId is missing: this delivery names no workflow' });
-    }
-    if (!guard.firstSighting(payload.webhookId)) {
-      return answer(res, { status: 409, outcome: 'rejected', reason: `webhookId ${payload.webhookId} was already delivered`, workflowId });
     }
     const base = { workflowId, jobId: payload.id, type: payload.type };
     if (!JOB_LEVEL.test(payload.type)) return answer(res, { ...base, status: 202, outcome: 'ignored', reason: 'page events are not signalled' });
 
+    // Without a webhookId (open-source server) a repeated body is the same delivery.
+    const key = deliveryKey(payload.webhookId, raw);
+    if (!guard.firstSighting(key)) {
+      // Acknowledged: the hosted service redelivers on any non-2xx, so a refusal would only
+      // bring the same delivery back for about 20 minutes.
+      return answer(res, { ...base, deliveryKey: key, status: 200, outcome: 'ignored', reason: `duplicate delivery (${key.startsWith('webhookId:') ? 'same webhookId' : 'same body'})` });
+    }
+
     const signal = options.client.workflow
       .getHandle(workflowId)
-      .signal(jobEventSignal, { jobId: payload.id, type: payload.type, webhookId: payload.webhookId });
+      .signal(jobEventSignal, payload.webhookId === undefined
+        ? { jobId: payload.id, type: payload.type }
+        : { jobId: payload.id, type: payload.type, webhookId: payload.webhookId });
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), waitMs); });
     try {
       const result = await Promise.race([signal.then(() => 'ok' as const), timedOut]);
       if (result === 'timeout') {
         signal.catch((err: unknown) => log(`webhook signal to ${workflowId} failed late: ${String(err)}`));
-        return answer(res, { ...base, status: 202, outcome: 'signalled', reason: 'signal still in flight' });
+        return answer(res, { ...base, deliveryKey: key, status: 202, outcome: 'signalled', reason: 'signal still in flight' });
       }
-      return answer(res, { ...base, status: 200, outcome: 'signalled', reason: 'signalled' });
+      return answer(res, { ...base, deliveryKey: key, status: 200, outcome: 'signalled', reason: 'signalled' });
     } catch (err) {
       // The workflow is gone or Temporal is down: acknowledge anyway (polling is the record),
-      // but forget the id so a redelivery can try again.
-      guard.forget(payload.webhookId);
-      return answer(res, { ...base, status: 202, outcome: 'ignored', reason: `signal failed: ${err instanceof Error ? err.message : String(err)}` });
+      // but forget the delivery so a redelivery can try again.
+      guard.forget(key);
+      return answer(res, { ...base, deliveryKey: key, status: 202, outcome: 'ignored', reason: `signal failed: ${err instanceof Error ? err.message : String(err)}` });
     } finally {
       clearTimeout(timer);
     }
