@@ -7,12 +7,15 @@ import { refOf } from 'webdata-storage';
 import { currentScope } from './context.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
+import { beatingWith, RobotsBook } from './robots.js';
 import type { CollectInput, CollectResult, JobStatus } from './types.js';
 
 interface Cursor {
   skip: number;
   pages: number;
   written: number;
+  /** Documents dropped because robots.txt disallows them (robots check on). */
+  robots?: number;
 }
 
 export function toDocumentInput(kind: string, doc: ScrapeDocument): DocumentInput | undefined {
@@ -23,7 +26,7 @@ export function toDocumentInput(kind: string, doc: ScrapeDocument): DocumentInpu
   return { ...content, url, kind, metadata };
 }
 
-export function createCollectors(deps: ActivityDeps) {
+export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook(deps)) {
   async function collect(input: CollectInput): Promise<CollectResult> {
     const scope = currentScope();
     const { client, store } = deps;
@@ -47,7 +50,17 @@ export function createCollectors(deps: ActivityDeps) {
         // skip/limit return the same items again, and a running job's next repeats the skip.
         const fresh = docs.filter((d) => !seen.has(d.url));
         for (const d of fresh) seen.add(d.url);
-        if (fresh.length > 0) cursor.written += await store.appendDocuments(input.runId, input.jobId, fresh);
+        // Scrape and batch scrape do not read robots.txt on the service: a disallowed page is
+        // kept as a failure, never stored. The failure is written first, so a retry that
+        // resumes here drops the same page again (the check is cached per run and origin).
+        const { keep, blocked } = input.robots
+          ? await beatingWith(scope.heartbeat, () => cursor, () => splitByRobots(input.runId, fresh, robotsBook.agentFor(input.robots?.userAgent), scope.signal))
+          : { keep: fresh, blocked: [] };
+        if (blocked.length > 0) {
+          await store.appendFailures(input.runId, input.jobId, blocked.map((d) => ({ url: d.url, error: 'disallowed by robots.txt; not stored', code: 'ROBOTS_BLOCKED' })));
+          cursor.robots = (cursor.robots ?? 0) + blocked.length;
+        }
+        if (keep.length > 0) cursor.written += await store.appendDocuments(input.runId, input.jobId, keep);
         cursor.skip += res.data?.length ?? 0;
         scope.heartbeat(cursor);
         if (fresh.length === 0 || !res.next) break;
@@ -64,6 +77,7 @@ export function createCollectors(deps: ActivityDeps) {
       if (failures.length > 0) await store.appendFailures(input.runId, input.jobId, failures);
 
       const counts = await store.count(input.runId, { jobId: input.jobId });
+      const robotsSkipped = errors.robotsBlocked.length + (cursor.robots ?? 0);
       return {
         jobId: input.jobId,
         kind,
@@ -74,8 +88,19 @@ export function createCollectors(deps: ActivityDeps) {
         creditsUsed,
         pages: cursor.pages,
         ref: refOf(store, input.runId, { jobId: input.jobId }),
+        ...(robotsSkipped > 0 || input.robots ? { skipped: { robots: robotsSkipped } } : {}),
       };
     });
+  }
+
+  async function splitByRobots(runId: string, docs: DocumentInput[], agent: string, signal: AbortSignal) {
+    const keep: DocumentInput[] = [];
+    const blocked: DocumentInput[] = [];
+    for (const d of docs) {
+      const finalUrl = typeof d.metadata?.url === 'string' ? d.metadata.url : undefined;
+      (await robotsBook.allows(runId, [d.url, finalUrl], agent, signal) ? keep : blocked).push(d);
+    }
+    return { keep, blocked };
   }
 
   return {

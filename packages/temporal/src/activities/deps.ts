@@ -10,3 +10,13 @@ export interface ActivityDeps {
   /** Heartbeat period of long calls; default 5 s. */
   heartbeatEveryMs?: number;
 }
+  /**
+   * robots.txt agent (product token) whose rules the pipeline's own robots check applies:
+   * the service's crawler. Default `WebDataBot` (DEFAULT_ROBOTS_USER_AGENT, the local service's
+   * agent); rules for `*` apply when the site names no group for it. See activities/robots.ts.
+   */
+  robotsUserAgent?: string;
+  /** Per-attempt deadline of a robots.txt fetch; default 5 s (a timeout disallows the origin). */
+  robotsTimeoutMs?: number;
+  /** fetch used for robots.txt (tests); default the global fetch. */
+  robotsFetch?: typeof fetch;

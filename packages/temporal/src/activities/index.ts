@@ -4,19 +4,24 @@ import type { ActivityDeps } from './deps.js';
 import { createEndpointActivities } from './endpoints.js';
 import { createJobActivities } from './jobs.js';
 import { createLinkActivities } from './links.js';
+import { createRobotsActivities, RobotsBook } from './robots.js';
 
 export function createActivities(deps: ActivityDeps) {
-  const { collect: _collect, ...collectors } = createCollectors(deps);
+  // One robots.txt cache for the filter and the collectors: fetched once per origin per run.
+  const robots = new RobotsBook(deps);
+  const { collect: _collect, ...collectors } = createCollectors(deps, robots);
   return {
     ...createEndpointActivities(deps),
     ...createJobActivities(deps),
     ...createLinkActivities(deps),
+    ...createRobotsActivities(deps, robots),
     ...collectors,
   };
 }
 
 export type WebDataActivities = ReturnType<typeof createActivities>;
 export type { ActivityDeps } from './deps.js';
+export { DEFAULT_ROBOTS_USER_AGENT } from './robots.js';
 export { toActivityFailure, mapFailures, isRetryableKind } from './failures.js';
 export * from './retry-policies.js';
 export type * from './types.js';

@@ -39,6 +39,11 @@ export interface CollectInput {
 export interface CollectResult {
   jobId: string;
   kind: JobKind;
+  /**
+   * Drop documents whose URL (or final URL) the site's robots.txt disallows: they are recorded
+   * as failures (code ROBOTS_BLOCKED), never stored. Absent: no check (ignoreRobotsTxt in effect).
+   */
+  robots?: { userAgent?: string };
   status: JobStatus;
   /** Documents of this job in the store after the call (written now or before). */
   documents: number;
@@ -56,6 +61,11 @@ export interface MapToStoreInput {
   body: Record<string, unknown> & { url: string };
 }
 
+  /**
+   * URLs not stored, by reason. `robots`: blocked by the job itself (the crawl's robotsBlocked)
+   * plus documents the robots check dropped.
+   */
+  skipped?: { robots: number };
 export interface MapToStoreResult {
   count: number;
   creditsUsed: number;
@@ -87,6 +97,29 @@ export interface DiffInput {
   /** Jobs whose stored documents count as covered. */
   coveredByJobs: string[];
   toList: string;
+export interface RobotsFilterInput {
+  runId: string;
+  fromList: string;
+  /** Receives the allowed URLs. */
+  toList: string;
+  /** Receives the disallowed URLs; default `<toList>.robots`. */
+  skippedList?: string;
+  /** robots.txt agent whose rules apply; default the worker's (ActivityDeps.robotsUserAgent). */
+  userAgent?: string;
+}
+
+export interface RobotsFilterResult {
+  /** URLs allowed (in `ref`). */
+  count: number;
+  /** URLs disallowed (in `skippedRef`). */
+  skipped: number;
+  userAgent: string;
+  ref: StoreReference;
+  skippedRef: StoreReference;
+  sample: string[];
+  skippedSample: string[];
+}
+
 }
 
 export interface InteractTarget {
