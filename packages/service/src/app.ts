@@ -11,6 +11,7 @@ import { startDemoSite, type DemoSite } from './demo-site/index.js';
 import { createTeamRegistry, type TeamRegistry } from './config/teams.js';
 import { TeamFaultInjector } from './faults/injector.js';
 import { createConsoleLogger, type ServiceLogger } from './http/logger.js';
+import { imitatesOss, missingOnOss, routerWithout } from './imitate/firecrawl-oss.js';
 import { createRequestListener, type RequestListener } from './http/platform.js';
 import { RouteTable } from './http/router.js';
 import { listen } from './http/server.js';
@@ -41,6 +42,7 @@ const ROUTE_MODULES: ReadonlyArray<(router: Router, ctx: ServiceContext) => void
 
 export interface ServiceAppOptions {
   teams?: TeamConfig[];
+  /** Over the defaults; `{ imitate: 'firecrawl-oss' }` answers as the open-source server does. */
   config?: Partial<ServiceConfig>;
   scrapeEngine?: ScrapeEngine;
   now?: () => number;
@@ -102,7 +104,10 @@ export function createServiceApp(options: ServiceAppOptions = {}): ServiceApp {
   context.onClose(() => webhooks.close());
 
   const router = new RouteTable();
-  for (const register of ROUTE_MODULES) register(router, context);
+  const imitateOss = imitatesOss(config);
+  // Imitating the open-source server: the modules still set up, their missing routes are left out.
+  const registrar = imitateOss ? routerWithout(router, missingOnOss) : router;
+  for (const register of ROUTE_MODULES) register(registrar, context);
   // Support ask reads crawl and batch jobs through the jobs module's store (set up above).
   context.jobInspector ??= createJobInspector({ ctx: context, jobs: jobStoreOf(context) });
 
@@ -114,6 +119,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): ServiceApp {
     now,
     log,
     closeSignal: closeController.signal,
+    imitateOss,
   });
 
   let closing: Promise<void> | undefined;

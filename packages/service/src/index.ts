@@ -20,6 +20,7 @@ export {
   parseConfig,
   type LoadedConfig,
 } from './config/index.js';
+export { IMITATIONS } from './core/service.js';
 export { TeamFaultInjector } from './faults/injector.js';
 export { HttpWebhookDispatcher } from './webhooks/dispatcher.js';
 export { SIGNATURE_HEADER, signBody, verifySignature } from './webhooks/signature.js';

@@ -46,6 +46,7 @@ export function parseConfig(value: unknown, source = '(inline)'): LoadedConfig {
   if (svc.allowNonLoopback !== undefined) config.allowNonLoopback = svc.allowNonLoopback;
   if (svc.pageByteLimit !== undefined) config.pageByteLimit = svc.pageByteLimit;
   if (svc.supportBudgetMs !== undefined) config.supportBudgetMs = svc.supportBudgetMs;
+  if (svc.imitate !== undefined) config.imitate = svc.imitate;
   if (svc.webhook) {
     config.webhook = {
       timeoutMs: svc.webhook.timeoutMs ?? 10_000,

@@ -1,5 +1,6 @@
 // The zod schema of the service config file (--config / WEBDATA_SERVICE_CONFIG).
 import { z } from 'zod';
+import { IMITATIONS } from '../core/service.js';
 import { TEAM_DEFAULTS } from './defaults.js';
 
 const ROUTE_GROUPS = [
@@ -53,6 +54,7 @@ export const serviceConfigSchema = z.strictObject({
   allowNonLoopback: z.boolean().optional(),
   pageByteLimit: positiveInt.optional(),
   supportBudgetMs: positiveInt.optional(),
+  imitate: z.enum(IMITATIONS).optional(),
 });
 
 export const configFileSchema = z.strictObject({

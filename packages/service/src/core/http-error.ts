@@ -8,10 +8,12 @@ export class HttpError extends Error {
   readonly headers?: Record<string, string>;
   /** Extra top-level members of the error body (e.g. `id` on an idempotency 409). */
   readonly extra?: Record<string, unknown>;
+  /** The exact body to send instead of the uniform one (answers imitating another server). */
+  readonly body?: unknown;
   constructor(
     status: number,
     message: string,
-    init: { code?: string; details?: unknown; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+    init: { code?: string; details?: unknown; headers?: Record<string, string>; extra?: Record<string, unknown>; body?: unknown } = {},
   ) {
     super(message);
     this.name = 'HttpError';
@@ -20,5 +22,6 @@ export class HttpError extends Error {
     this.details = init.details;
     this.headers = init.headers;
     this.extra = init.extra;
+    this.body = init.body;
   }
 }

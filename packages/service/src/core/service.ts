@@ -7,6 +7,13 @@ import type { PageIndex, ScrapeEngine, ScrapeRecords } from './scrape.js';
 import type { TeamConfig } from './teams.js';
 import type { WebhookDispatcher } from './webhooks.js';
 
+/**
+ * Servers the service can imitate instead of following the reference: `firecrawl-oss` is the
+ * open-source Firecrawl server at commit 0fac8fb (see imitate/firecrawl-oss.ts).
+ */
+export const IMITATIONS = ['firecrawl-oss'] as const;
+export type ServiceImitation = (typeof IMITATIONS)[number];
+
 export interface ServiceConfig {
   /** How long finished jobs and scrapes stay readable. Default 24 h. */
   jobTtlMs: number;
@@ -17,6 +24,11 @@ export interface ServiceConfig {
   pageByteLimit: number;
   /** Hard time budget of one support ask, ms (reference section 8: 60 s); tests set less. */
   supportBudgetMs?: number;
+  /**
+   * Behave like another server where it differs from the reference in ways clients must
+   * tolerate (absent: follow the reference). See imitate/firecrawl-oss.ts.
+   */
+  imitate?: ServiceImitation;
 }
 
 /** What every route module receives; built once in service/src/app.ts. */

@@ -6,6 +6,7 @@ import { HttpError } from '../core/http-error.js';
 import type { RouteRequest } from '../core/routes.js';
 import type { TeamRegistry } from '../config/teams.js';
 import type { TeamFaultInjector } from '../faults/injector.js';
+import { expressNotFound } from '../imitate/firecrawl-oss.js';
 import { FAULT_HEADER, faultCoversRoute, pickRequestFault } from '../faults/request-faults.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { authenticate } from './auth.js';
@@ -15,7 +16,7 @@ import { newRandomId } from './ids.js';
 import type { ServiceLogger } from './logger.js';
 import { sendJson } from './respond.js';
 import { linkedSignal } from './signals.js';
-import { MalformedPathError, type RouteTable } from './router.js';
+import { MalformedPathError, type RouteMatch, type RouteTable } from './router.js';
 
 export interface PlatformDeps {
   router: RouteTable;
@@ -27,6 +28,11 @@ export interface PlatformDeps {
   /** Aborted when the service closes: handlers and injected latency stop waiting. */
   closeSignal: AbortSignal;
   bodyLimit?: number;
+  /**
+   * Imitating the open-source server: no x-request-id header, and a request no route
+   * matches gets express's HTML 404 page (before auth, as there).
+   */
+  imitateOss?: boolean;
 }
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -42,13 +48,18 @@ export function createRequestListener(deps: PlatformDeps): RequestListener {
 
 async function handle(deps: PlatformDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = newRandomId();
-  res.setHeader('x-request-id', requestId);
+  if (!deps.imitateOss) res.setHeader('x-request-id', requestId);
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'http://localhost');
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
   const extraHeaders: Record<string, string> = {};
   try {
     const match = matchRoute(deps, method, path);
+    if (match.kind !== 'found') {
+      const page = expressNotFound(method, url.pathname);
+      sendJson(res, page.status, page.body, page.headers);
+      return;
+    }
     const { team, apiKey } = authenticate(req.headers, deps.teams);
     const route = { method, pattern: match.route.pattern, group: match.route.options.group };
 
@@ -89,7 +100,7 @@ async function handle(deps: PlatformDeps, req: IncomingMessage, res: ServerRespo
   }
 }
 
-function matchRoute(deps: PlatformDeps, method: string, path: string) {
+function matchRoute(deps: PlatformDeps, method: string, path: string): RouteMatch {
   let match;
   try {
     match = deps.router.match(method, path);
@@ -97,6 +108,8 @@ function matchRoute(deps: PlatformDeps, method: string, path: string) {
     if (err instanceof MalformedPathError) throw new HttpError(400, `Bad Request: ${err.message}`, { code: 'BAD_REQUEST' });
     throw err;
   }
+  // Express knows no 405: every unmatched method and path is its 404 page.
+  if (deps.imitateOss && match.kind !== 'found') return match;
   if (match.kind === 'not_found') {
     throw new HttpError(404, `Not found: ${method} ${path} is not an endpoint of this service`, { code: 'NOT_FOUND' });
   }
@@ -123,7 +136,7 @@ function sendError(
       res.setHeader('connection', 'close');
       res.once('finish', () => req.socket.destroySoon());
     }
-    sendJson(res, err.status, errorBody(err), { ...extraHeaders, ...err.headers });
+    sendJson(res, err.status, err.body !== undefined ? err.body : errorBody(err), { ...extraHeaders, ...err.headers });
     return;
   }
   if (deps.closeSignal.aborted) {
