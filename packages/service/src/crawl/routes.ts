@@ -9,6 +9,7 @@ import { startCrawlJob } from '../jobs/crawl-job.js';
 import { checkCrawlFeatures, crawlLimit, crawlSettings, type CrawlOptions } from '../jobs/crawl-plan.js';
 import type { JobsRuntime } from '../jobs/runtime.js';
 import { checkIdempotency, startJob } from '../jobs/start.js';
+import { imitatesOss } from '../imitate/firecrawl-oss.js';
 
 export function registerCrawlRoutes(router: Router, rt: JobsRuntime): void {
   router.add('POST', '/v2/crawl', (req) => startCrawl(rt, req), { group: 'crawl' });
@@ -17,6 +18,8 @@ export function registerCrawlRoutes(router: Router, rt: JobsRuntime): void {
 }
 
 async function startCrawl(rt: JobsRuntime, req: RouteRequest): Promise<RouteResponse<CrawlStartResponse>> {
+  // The open-source server checks the key in a middleware, before it reads the body.
+  if (imitatesOss(rt.ctx.config)) checkIdempotency(rt, req);
   const { origin: _origin, integration: _integration, prompt, ...explicit } = parseBody(crawlRequestSchema, req.body);
   let options: CrawlOptions = explicit;
   if (prompt !== undefined) {

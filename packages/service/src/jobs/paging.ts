@@ -59,3 +59,27 @@ export function statusBody(rt: JobsRuntime, job: Job, page: PageRequest): JobSta
     ...(job.completedAt !== undefined ? { completedAt: new Date(job.completedAt).toISOString() } : {}),
   };
 }
+
+/**
+ * The status as the open-source server answered it (contract-notes "Observed on the
+ * open-source server"): `skip` and `limit` are ignored. While the job runs, `data` is empty
+ * and `next` is `?skip=0&limit=1`; once it has ended, `data` holds every document and
+ * `next` is absent. No byte limit cuts the answer.
+ */
+export function ossStatusBody(rt: JobsRuntime, job: Job, page: Pick<PageRequest, 'baseUrl' | 'path'>): JobStatusResponse {
+  const running = job.status === 'scraping';
+  const completed = job.purgedCount + job.documents.length;
+  return {
+    success: job.status !== 'failed',
+    status: job.status,
+    total: completed + job.pending(),
+    completed,
+    creditsUsed: job.creditsUsed,
+    expiresAt: new Date(rt.store.expiresAt(job)).toISOString(),
+    ...(job.status === 'failed' && job.error !== undefined ? { error: job.error } : {}),
+    ...(running ? { next: `${page.baseUrl}${page.path}?skip=0&limit=1` } : {}),
+    data: running ? [] : job.documents.map((d) => d.doc),
+    createdAt: new Date(job.createdAt).toISOString(),
+    ...(job.completedAt !== undefined ? { completedAt: new Date(job.completedAt).toISOString() } : {}),
+  };
+}

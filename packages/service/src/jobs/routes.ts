@@ -5,7 +5,8 @@ import { HttpError } from '../core/http-error.js';
 import type { RouteGroup, RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import { notFound } from '../http/errors.js';
 import { assertJobId, assertOwner, parseBody } from '../http/validate.js';
-import { statusBody } from './paging.js';
+import { imitatesOss, ossJobNotFound } from '../imitate/firecrawl-oss.js';
+import { ossStatusBody, statusBody } from './paging.js';
 import { abortJob, type JobsRuntime } from './runtime.js';
 import type { Job, JobKind } from './types.js';
 
@@ -26,17 +27,22 @@ export function registerStatusRoutes(router: Router, rt: JobsRuntime, names: Job
   router.add('GET', `${names.base}/:id/errors`, (req) => getErrors(rt, names, req), { group: names.readGroup });
 }
 
-/** The caller's job of this kind: 400 non-UUID, 404 unknown/expired/other kind, 403 other team. */
-export function findJob(rt: JobsRuntime, kind: JobKind, req: RouteRequest): Job {
+/**
+ * The caller's job of this kind: 400 non-UUID, 404 unknown/expired/other kind, 403 other team.
+ * Imitating the open-source server, the 404 is its `{ success:false, error }` (`{ error }`
+ * when `bareNotFound`, as its cancel route answers).
+ */
+export function findJob(rt: JobsRuntime, kind: JobKind, req: RouteRequest, bareNotFound = false): Job {
   const id = assertJobId(req.params.id);
   const job = rt.store.get(id);
-  if (!job || job.kind !== kind) throw notFound();
+  if (!job || job.kind !== kind) throw imitatesOss(rt.ctx.config) ? ossJobNotFound(!bareNotFound) : notFound();
   assertOwner(job.team.id, req.team);
   return job;
 }
 
 async function getStatus(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest): Promise<RouteResponse<JobStatusResponse>> {
   const job = findJob(rt, names.kind, req);
+  if (imitatesOss(rt.ctx.config)) return { body: readOssStatus(rt, names, req, job) };
   const query = parseBody(jobStatusQuerySchema, {
     ...(req.query.has('skip') ? { skip: req.query.get('skip') } : {}),
     ...(req.query.has('limit') ? { limit: req.query.get('limit') } : {}),
@@ -60,7 +66,24 @@ async function getStatus(rt: JobsRuntime, names: JobRouteNames, req: RouteReques
   return { body };
 }
 
-function cancel(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest): RouteResponse<CancelJobResponse> {
+/** The open-source server's status: `skip`/`limit` ignored, no long poll (ossStatusBody). */
+function readOssStatus(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest, job: Job): JobStatusResponse {
+  const body = ossStatusBody(rt, job, { baseUrl: req.baseUrl, path: `${names.base}/${job.id}` });
+  if (job.zeroDataRetention && job.status !== 'scraping' && job.documents.length > 0) {
+    job.purgedCount += job.documents.length;
+    job.documents = [];
+  }
+  return body;
+}
+
+function cancel(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest): RouteResponse<CancelJobResponse | { status: 'cancelled' }> {
+  if (imitatesOss(rt.ctx.config)) {
+    // That server marks any job cancelled, finished or not, and answers without `success`.
+    const job = findJob(rt, names.kind, req, true);
+    if (job.status === 'scraping') abortJob(job, 'cancelled', undefined, rt.ctx.now());
+    else job.status = 'cancelled';
+    return { body: { status: 'cancelled' } };
+  }
   const job = findJob(rt, names.kind, req);
   if (job.status === 'completed' || job.status === 'failed') {
     throw new HttpError(409, `Job already ${job.status}: it cannot be cancelled`, { code: 'JOB_FINISHED' });

@@ -3,6 +3,7 @@
 import type { BatchScrapeStartResponse, CrawlStartResponse } from 'webdata-contract';
 import type { RouteRequest, RouteResponse } from '../core/routes.js';
 import { emitJobEvent } from './events.js';
+import { imitatesOss, ossCrawlIdempotency } from '../imitate/firecrawl-oss.js';
 import { readIdempotencyKey } from './idempotency.js';
 import { createJob, failJob, type NewJob } from './lifecycle.js';
 import type { JobsRuntime } from './runtime.js';
@@ -10,8 +11,15 @@ import type { Job } from './types.js';
 
 export const KICKOFF_FAULT_MESSAGE = 'Job failed at kickoff (injected fault: failKickoffPattern)';
 
-/** Reads and checks the idempotency key; call before any await that precedes createJob's caller. */
+/**
+ * Reads and checks the idempotency key; call before any await that precedes createJob's caller.
+ * Imitating the open-source server, crawl keys fail as they do there and none is remembered.
+ */
 export function checkIdempotency(rt: JobsRuntime, req: RouteRequest): string | undefined {
+  if (imitatesOss(rt.ctx.config)) {
+    ossCrawlIdempotency(req.headers);
+    return undefined;
+  }
   const key = readIdempotencyKey(req.headers);
   rt.idempotency.assertUnused(req.team.id, key, rt.ctx.now());
   return key;
@@ -30,7 +38,8 @@ export function startJob(
   run: (job: Job) => void,
   extra: Pick<BatchScrapeStartResponse, 'invalidURLs'> = {},
 ): RouteResponse<CrawlStartResponse | BatchScrapeStartResponse> {
-  const key = checkIdempotency(rt, req);
+  // The open-source server's batch scrape ignores the key (the same key twice starts two jobs).
+  const key = init.kind === 'batch_scrape' && imitatesOss(rt.ctx.config) ? undefined : checkIdempotency(rt, req);
   const job = createJob(rt, init);
   rt.idempotency.remember(req.team.id, key, job.id, job.createdAt);
   if (kickoffUrls.some((u) => rt.ctx.faults.failsKickoff(req.team.id, u))) {
