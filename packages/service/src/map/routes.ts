@@ -8,6 +8,7 @@ import type { DroppedResponse, RouteRequest, RouteResponse, Router } from '../co
 import { requireCredits } from '../billing/guard.js';
 import { mapCredits } from '../billing/prices.js';
 import { newJobId } from '../http/ids.js';
+import { imitatesOss, ossMapLinks } from '../imitate/firecrawl-oss.js';
 import { parseBody } from '../http/validate.js';
 import type { JobsRuntime } from '../jobs/runtime.js';
 import { mapSite } from './mapper.js';
@@ -30,5 +31,6 @@ async function map(rt: JobsRuntime, cache: SitemapCache, req: RouteRequest): Pro
   // on abort, but nobody can receive it, so it is not billed; the caller's retry pays once.
   if (req.signal.aborted) return { body: null, dropConnection: true };
   rt.ctx.ledger.charge({ teamId: req.team.id, apiKey: req.apiKey, credits, reason: 'map', jobId: id });
-  return { body: { success: true, links } };
+  // The open-source server's links: only `url`, without trailing slashes.
+  return { body: { success: true, links: imitatesOss(rt.ctx.config) ? ossMapLinks(links) : links } };
 }

@@ -7,8 +7,9 @@ import type { TeamFaultInjector } from '../faults/injector.js';
 import { newRandomId } from '../http/ids.js';
 import type { ServiceLogger } from '../http/logger.js';
 import { linkedSignal } from '../http/signals.js';
+import { imitatesOss } from '../imitate/firecrawl-oss.js';
 import { refuseDestination } from './destination.js';
-import { buildPayload, normalizeSpec, passesFilter } from './payload.js';
+import { buildPayload, normalizeSpec, passesFilter, withoutWebhookId } from './payload.js';
 import { SIGNATURE_HEADER, signBody } from './signature.js';
 
 interface Delivery {
@@ -21,7 +22,7 @@ interface Delivery {
 }
 
 export interface WebhookDispatcherOptions {
-  config: Pick<ServiceConfig, 'webhook' | 'allowNonLoopback'>;
+  config: Pick<ServiceConfig, 'webhook' | 'allowNonLoopback' | 'imitate'>;
   faults: TeamFaultInjector;
   log: ServiceLogger;
   fetch?: typeof fetch;
@@ -85,9 +86,12 @@ export class HttpWebhookDispatcher implements WebhookDispatcher {
       return;
     }
     const webhookId = newRandomId();
-    const body = JSON.stringify(buildPayload(spec, event, webhookId));
+    // Imitating the open-source server: no `webhookId` in the body and no signature, secret or not.
+    const imitateOss = imitatesOss(this.options.config);
+    const payload = buildPayload(spec, event, webhookId);
+    const body = JSON.stringify(imitateOss ? withoutWebhookId(payload) : payload);
     const headers: Record<string, string> = { ...spec.headers, 'content-type': 'application/json', 'user-agent': 'webdata-service-webhooks/1' };
-    if (team.webhookSecret) headers[SIGNATURE_HEADER] = signBody(team.webhookSecret, body);
+    if (team.webhookSecret && !imitateOss) headers[SIGNATURE_HEADER] = signBody(team.webhookSecret, body);
     const delivery: Delivery = { url: spec.url, headers, body, webhookId, type: event.type, jobId: event.jobId };
 
     this.pending++;

@@ -30,3 +30,9 @@ export function buildPayload(spec: WebhookSpec, event: WebhookEvent, webhookId: 
   const type = event.type as WebhookJobPayload['type'];
   return { success: event.success, type, id: event.jobId, webhookId, data: event.data, ...error, metadata };
 }
+
+/** The body without `webhookId` (as the open-source server sends it), members in the same order. */
+export function withoutWebhookId(payload: WebhookPayload): Omit<WebhookPayload, 'webhookId'> {
+  const { webhookId: _webhookId, ...rest } = payload;
+  return rest;
+}
