@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { startLocalService, type StartLocalServiceOptions } from './app.js';
 import { ConfigError, loadConfigFile, type LoadedConfig } from './config/load.js';
+import { IMITATIONS, type ServiceImitation } from './core/service.js';
 
 const USAGE = `Usage: webdata-service [options]
 
@@ -13,6 +14,11 @@ const USAGE = `Usage: webdata-service [options]
   --pages <n>       demo site size in pages
   --seed <n>        demo site generator seed
   --no-site         do not start the demo site
+  --imitate <name>  answer as another server where it differs tolerably from the
+                    reference: "firecrawl-oss" (the open-source server, commit
+                    0fac8fb: unsigned webhooks without webhookId, status ignoring
+                    skip/limit, no browser/interact/support/activity/historical/
+                    batch-errors routes, ...); config file: service.imitate
   -h, --help        this text`;
 
 function fail(lines: string[], code = 2): never {
@@ -39,6 +45,7 @@ function parseCommandLine(): StartLocalServiceOptions {
         pages: { type: 'string' },
         seed: { type: 'string' },
         'no-site': { type: 'boolean' },
+        imitate: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -62,6 +69,11 @@ function parseCommandLine(): StartLocalServiceOptions {
     }
   }
 
+  const imitate = args.imitate;
+  if (imitate !== undefined && !(IMITATIONS as readonly string[]).includes(imitate)) {
+    fail([`webdata-service: --imitate must be one of ${IMITATIONS.join(', ')}, got "${imitate}"`]);
+  }
+
   const sitePort = intOption('site-port', args['site-port']);
   const pages = intOption('pages', args.pages);
   const seed = intOption('seed', args.seed);
@@ -74,7 +86,7 @@ function parseCommandLine(): StartLocalServiceOptions {
     port: intOption('port', args.port) ?? file?.port ?? 3002,
     host: args.host ?? file?.host ?? '127.0.0.1',
     teams: file?.teams,
-    config: file?.config,
+    config: imitate !== undefined ? { ...file?.config, imitate: imitate as ServiceImitation } : file?.config,
     site,
   };
 }
@@ -82,7 +94,8 @@ function parseCommandLine(): StartLocalServiceOptions {
 async function main(): Promise<void> {
   const options = parseCommandLine();
   const service = await startLocalService(options);
-  const out = [`webdata-service: Web Data Extraction Service API v2 on ${service.url}`];
+  const imitating = service.context.config.imitate;
+  const out = [`webdata-service: Web Data Extraction Service API v2 on ${service.url}${imitating ? ` (imitating ${imitating})` : ''}`];
   if (service.siteUrl) out.push(`  demo site:  ${service.siteUrl}`);
   for (const team of service.teams) {
     out.push(`  team ${team.id}: API key${team.apiKeys.length > 1 ? 's' : ''} ${team.apiKeys.join(', ')}; ${team.credits} credits/month${team.webhookSecret ? `; webhook secret ${team.webhookSecret}` : ''}`);
