@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { WebDataApiError, parseWebhookPayload, signWebhookBody, verifyWebhookSignature } from '../../packages/client/src/index.js';
+import { HOSTED_SIGNATURE_HEADER, SIGNATURE_HEADER, SIGNATURE_HEADERS, isJobDelivery } from '../../packages/client/src/webhooks.js';
 
 const secret = 'whsec_test';
 const ID = '01890f3c-7b1a-7cc2-9d3e-4f5a6b7c8d9e';
@@ -45,8 +46,9 @@ test('verify rejects tampering, wrong secret, missing and malformed headers', ()
 test('parse: page, failed page, completed and started events', () => {
   const page = parseWebhookPayload(raw);
   assert.equal(page.type, 'crawl.page');
-  assert.equal(page.metadata?.run, 'r1');
-  assert.equal(page.data.length, 1);
+  assert.equal(page.webhookId, payload.webhookId);
+  assert.deepEqual(page.metadata, { run: 'r1' });
+  assert.deepEqual(page.data, payload.data);
 
   const failed = parseWebhookPayload({
     success: false,
@@ -70,8 +72,11 @@ test('parse: page, failed page, completed and started events', () => {
 test('parse rejects bad JSON and bad shapes with field-naming messages', () => {
   const cases: Array<[unknown, RegExp]> = [
     ['{not json', /not valid JSON/],
-    [{ ...payload, type: 'crawl.exploded' }, /type: must be one of/],
-    [{ ...payload, webhookId: undefined }, /webhookId: is required/],
+    [{ ...payload, type: undefined }, /type: is required/],
+    [{ ...payload, type: '' }, /type:/],
+    [[payload], /must be an object/],
+    [{ ...payload, webhookId: '' }, /webhookId:/],
+    [{ ...payload, id: undefined }, /id: is required/],
     [{ ...payload, data: 'x' }, /data: must be an array/],
     [{ ...payload, data: ['x'] }, /data\.0: must be a page document object/],
     [{ ...payload, success: 'yes' }, /success: must be a boolean/],
@@ -83,4 +88,34 @@ test('parse rejects bad JSON and bad shapes with field-naming messages', () => {
       String(message),
     );
   }
+});
+
+test('parse: the open-source server\'s body (no webhookId) and the hosted crawl.cancelled', () => {
+  const oss = parseWebhookPayload('{"success":true,"type":"crawl.completed","id":"6c1f3e2a-9b8d-4c7e-a5f6-0e1d2c3b4a59","data":[],"metadata":{"workflowId":"wf"}}');
+  assert.equal(oss.type, 'crawl.completed');
+  assert.equal('webhookId' in oss, false);
+  assert.deepEqual(oss.metadata, { workflowId: 'wf' });
+  assert.equal(parseWebhookPayload({ ...payload, webhookId: null }).webhookId, undefined);
+  assert.equal(parseWebhookPayload({ success: true, type: 'crawl.cancelled', id: ID, webhookId: 'w5', data: [] }).type, 'crawl.cancelled');
+});
+
+test('parse: other kinds pass through as sent, never refused', () => {
+  const cases: unknown[] = [
+    { success: true, type: 'extract.completed', id: ID, webhookId: 'w6', data: { answer: 42 }, metadata: { a: 1 } },
+    { type: 'agent.failed', data: null, error: { code: 'X' } },
+    { type: 'monitor.check', monitorId: 'm1' },
+    { ...payload, type: 'crawl.exploded', data: 'not an array', success: 'yes' },
+  ];
+  for (const input of cases) {
+    const out = parseWebhookPayload(JSON.stringify(input));
+    assert.deepEqual(out, input);
+    assert.equal(isJobDelivery(out), false, JSON.stringify(input));
+  }
+  assert.equal(isJobDelivery(parseWebhookPayload(raw)), true);
+});
+
+test('signature headers: X-Firecrawl-Signature (hosted) and X-Service-Signature (reference, what we sign under)', () => {
+  assert.equal(SIGNATURE_HEADER, 'x-service-signature');
+  assert.equal(HOSTED_SIGNATURE_HEADER, 'x-firecrawl-signature');
+  assert.deepEqual([...SIGNATURE_HEADERS].sort(), ['x-firecrawl-signature', 'x-service-signature']);
 });

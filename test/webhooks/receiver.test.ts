@@ -1,11 +1,13 @@
 // The webhook receiver against hostile deliveries: nothing unverified reaches Temporal.
+// (A fake client records the signals; test/webhooks/deliveries.test.ts runs the deliveries
+// of the hosted and the open-source server against a real Temporal dev server.)
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import type { Client } from '@temporalio/client';
 import { signWebhookBody } from '../../packages/client/src/webhooks.js';
-import { startWebhookServer, type WebhookServer } from '../../packages/temporal/src/webhooks/index.js';
+import { ReplayGuard, deliveryKey, startWebhookServer, type WebhookServer } from '../../packages/temporal/src/webhooks/index.js';
 
 const SECRET = 'whsec-test-0123456789';
 const signals: Array<{ workflowId: string; args: unknown[] }> = [];
@@ -36,8 +38,8 @@ function payload(type = 'crawl.completed', extra: Record<string, unknown> = {}) 
   return JSON.stringify({ success: true, type, id: randomUUID(), webhookId: randomUUID(), data: [], metadata: { workflowId: 'wf-1' }, ...extra });
 }
 
-async function deliver(body: string | Buffer, headers: Record<string, string> = {}) {
-  const res = await request(server.url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+async function deliver(body: string | Buffer, headers: Record<string, string> = {}, url = server.url) {
+  const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
   return { status: res.statusCode, body: (await res.body.json()) as { outcome: string; reason: string } };
 }
 
@@ -60,6 +62,38 @@ describe('accepted deliveries', () => {
     assert.equal(res.status, 202);
     assert.equal(res.body.outcome, 'ignored');
     assert.equal(signals.length, 0);
+  });
+
+  test('a signature under X-Firecrawl-Signature (the hosted service\'s header) is accepted', async () => {
+    const body = payload();
+    const res = await deliver(body, { 'x-firecrawl-signature': signWebhookBody(body, SECRET) });
+    assert.equal(res.status, 200);
+    assert.equal(signals.length, 1);
+  });
+
+  test('with both headers, a valid signature under either one is enough', async () => {
+    const body = payload();
+    const res = await deliver(body, { 'x-firecrawl-signature': `sha256=${'0'.repeat(64)}`, ...signed(body) });
+    assert.equal(res.status, 200);
+    assert.equal(signals.length, 1);
+  });
+
+  test('unknown kinds are acknowledged and ignored, even without workflow or job members', async () => {
+    for (const body of [
+      payload('crawl.cancelled_by_robot'),
+      payload('extract.completed', { data: { answer: 1 } }),
+      JSON.stringify({ type: 'monitor.check' }),
+    ]) {
+      const res = await deliver(body, signed(body));
+      assert.deepEqual([res.status, res.body.outcome], [202, 'ignored'], body);
+    }
+    assert.equal(signals.length, 0);
+  });
+
+  test('crawl.cancelled is signalled', async () => {
+    const body = payload('crawl.cancelled');
+    assert.equal((await deliver(body, signed(body))).status, 200);
+    assert.equal((signals[0].args[0] as { type: string }).type, 'crawl.cancelled');
   });
 
   test('a failed signal is acknowledged and the webhookId may be delivered again', async () => {
@@ -103,11 +137,19 @@ describe('rejected deliveries send no signal', () => {
     const body = payload('crawl.completed', { metadata: {} });
     assert.equal((await deliver(body, signed(body))).status, 422);
   });
-  test('replayed webhookId', async () => {
+  test('replayed webhookId: acknowledged (a refusal would only bring retries) and dropped', async () => {
     const body = payload();
     assert.equal((await deliver(body, signed(body))).status, 200);
     const again = await deliver(body, signed(body));
-    assert.equal(again.status, 409);
+    assert.deepEqual([again.status, again.body.outcome], [200, 'ignored']);
+    assert.equal(signals.length, 1);
+    signals.length = 0;
+  });
+  test('replayed body without webhookId (recognized by its SHA-256)', async () => {
+    const body = payload('crawl.completed', { webhookId: undefined });
+    assert.equal((await deliver(body, signed(body))).status, 200);
+    const again = await deliver(body, signed(body));
+    assert.deepEqual([again.status, again.body.outcome], [200, 'ignored']);
     assert.equal(signals.length, 1);
     signals.length = 0;
   });
@@ -126,5 +168,64 @@ describe('rejected deliveries send no signal', () => {
   });
   test('nothing was signalled by any rejected delivery', () => {
     assert.equal(signals.length, 0);
+  });
+});
+
+describe('options', () => {
+  test('signatureHeaders names the accepted headers (case-insensitive); others count as unsigned', async () => {
+    const custom = await startWebhookServer({ client: fakeClient, secret: SECRET, signatureHeaders: ['X-Custom-Signature'] });
+    try {
+      const body = payload();
+      const unsigned = await deliver(body, { 'x-firecrawl-signature': signWebhookBody(body, SECRET) }, custom.url);
+      assert.equal(unsigned.status, 401);
+      assert.match(unsigned.body.reason, /unsigned delivery.*x-custom-signature/);
+      assert.equal(signals.length, 0);
+      assert.equal((await deliver(body, { 'x-custom-signature': signWebhookBody(body, SECRET) }, custom.url)).status, 200);
+      assert.equal(signals.length, 1);
+    } finally {
+      await custom.close();
+    }
+  });
+
+  test('no secret: starts (allowUnsigned is no longer needed) and logs that deliveries are unauthenticated', async () => {
+    const lines: string[] = [];
+    const open = await startWebhookServer({ client: fakeClient, log: (line) => lines.push(line) });
+    try {
+      assert.equal(lines.length, 1);
+      assert.match(lines[0], /no secret configured, deliveries are UNAUTHENTICATED/);
+      const body = payload();
+      assert.equal((await deliver(body, {}, open.url)).status, 200);
+      assert.equal(signals.length, 1);
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('with a secret, nothing is logged at start-up', async () => {
+    const lines: string[] = [];
+    const closed = await startWebhookServer({ client: fakeClient, secret: SECRET, log: (line) => lines.push(line) });
+    await closed.close();
+    assert.deepEqual(lines, []);
+  });
+});
+
+describe('replay guard', () => {
+  test('keys: webhookId when there is one, else the SHA-256 of the raw bytes', () => {
+    assert.equal(deliveryKey('w-1', '{}'), 'webhookId:w-1');
+    assert.equal(deliveryKey(undefined, '{}'), 'sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a');
+    assert.equal(deliveryKey('', Buffer.from('{}')), deliveryKey(undefined, '{}'));
+    assert.notEqual(deliveryKey(undefined, '{"a":1}'), deliveryKey(undefined, '{"a": 1}'), 'the exact bytes, not the JSON value');
+  });
+
+  test('first sighting within the TTL, forget, eviction of the oldest', () => {
+    const guard = new ReplayGuard(1_000, 2);
+    assert.equal(guard.firstSighting('a', 0), true);
+    assert.equal(guard.firstSighting('a', 999), false);
+    assert.equal(guard.firstSighting('a', 1_000), true, 'after the TTL');
+    guard.forget('a');
+    assert.equal(guard.firstSighting('a', 1_001), true);
+    guard.firstSighting('b', 1_002);
+    guard.firstSighting('c', 1_003);
+    assert.equal(guard.firstSighting('a', 1_004), true, 'the oldest was evicted');
   });
 });
