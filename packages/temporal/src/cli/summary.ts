@@ -9,7 +9,7 @@ export function formatSummary(result: PipelineResult, extra: { workflowId: strin
   for (const stage of STAGES) {
     const r = result.stages[stage];
     if (!r) continue;
-    const bits = [r.status, r.documents !== undefined ? `${r.documents} docs` : '', r.urls !== undefined ? `${r.urls} urls` : '', `${r.credits} credits`, r.jobId ? `job ${r.jobId}` : '', r.reason ?? ''];
+    const bits = [r.status, r.documents !== undefined ? `${r.documents} docs` : '', r.urls !== undefined ? `${r.urls} urls` : '', `${r.credits} credits`, r.skipped?.robots ? `${r.skipped.robots} skipped (robots.txt)` : '', r.jobId ? `job ${r.jobId}` : '', r.reason ?? ''];
     lines.push(`  ${stage.padEnd(9)} ${bits.filter(Boolean).join(' · ')}`);
     for (const out of r.outputs ?? []) lines.push(`  ${''.padEnd(9)} ${out.url} → ${out.preview.replace(/\s+/g, ' ')}`);
     if (r.support) lines.push(`  ${''.padEnd(9)} support (${r.support.confidence}, ${r.support.applied ? 'applied' : 'not applied'}): ${r.support.answer}`);

@@ -19,6 +19,7 @@ const envSchema = z.object({
   WEBDATA_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   WEBDATA_API_TIMEOUT_MS: positiveInt('WEBDATA_API_TIMEOUT_MS').optional(),
   WEBDATA_COLLECT_PAGE_SIZE: positiveInt('WEBDATA_COLLECT_PAGE_SIZE').optional(),
+  WEBDATA_ROBOTS_USER_AGENT: z.string().regex(/^[A-Za-z_-]+$/, { error: 'WEBDATA_ROBOTS_USER_AGENT: must be a robots.txt product token (letters, "_" and "-"), e.g. WebDataBot' }).optional(),
 });
 
 export interface WorkerSettings {
@@ -34,6 +35,13 @@ export interface WorkerSettings {
   apiTimeoutMs?: number;
   /** Items per status page when collecting (the service's default page is 100). */
   collectPageSize?: number;
+  /**
+   * robots.txt agent (product token) whose rules the pipeline's own robots check applies: the
+   * crawler of the service you call. Default `WebDataBot`, the local service's agent; for the
+   * open-source Firecrawl server use its token (e.g. `FirecrawlAgent`). `*` rules apply when a
+   * site has no group for it.
+   */
+  robotsUserAgent?: string;
 }
 
 export class WorkerSettingsError extends Error {
@@ -66,5 +74,6 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     workflowBundlePath: e.WEBDATA_WORKFLOW_BUNDLE,
     apiTimeoutMs: e.WEBDATA_API_TIMEOUT_MS,
     collectPageSize: e.WEBDATA_COLLECT_PAGE_SIZE,
+    robotsUserAgent: e.WEBDATA_ROBOTS_USER_AGENT,
   };
 }

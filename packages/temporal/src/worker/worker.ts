@@ -24,6 +24,8 @@ export interface WebDataWorkerOptions {
   maxConcurrentWorkflowTaskExecutions?: number;
   maxTaskQueueActivitiesPerSecond?: number;
   collectPageSize?: number;
+  /** robots.txt agent of the pipeline's own robots check; default `WebDataBot` (ActivityDeps.robotsUserAgent). */
+  robotsUserAgent?: string;
   /** Extra WorkerOptions (interceptors, sinks, tuning). */
   overrides?: Partial<WorkerOptions>;
 }
@@ -37,7 +39,7 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
     ...workflowSource,
-    activities: createActivities({ client: options.client, store: options.store, collectPageSize: options.collectPageSize }),
+    activities: createActivities({ client: options.client, store: options.store, collectPageSize: options.collectPageSize, robotsUserAgent: options.robotsUserAgent }),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
     maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTaskExecutions,
     maxTaskQueueActivitiesPerSecond: options.maxTaskQueueActivitiesPerSecond,
@@ -65,6 +67,7 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
     maxConcurrentWorkflowTaskExecutions: settings.maxConcurrentWorkflowTasks,
     maxTaskQueueActivitiesPerSecond: settings.maxTaskQueueActivitiesPerSecond,
     collectPageSize: settings.collectPageSize,
+    robotsUserAgent: settings.robotsUserAgent,
   });
   return {
     worker,

@@ -82,6 +82,13 @@ export const pipelineInputSchema = z.strictObject({
      */
     strategy: z.enum(['clamp', 'stop']).default('clamp'),
   }).optional(),
+  /**
+   * Store pages robots.txt disallows. By default no stage stores such a page (the pipeline checks
+   * robots.txt itself: scrape and batch scrape do not). Sent to the crawl as ignoreRobotsTxt
+   * (an enterprise feature: 403 for teams without it); the pipeline's own check is dropped only
+   * after the service accepted such a crawl.
+   */
+  ignoreRobotsTxt: z.boolean().optional(),
   /** Webhook receiver for job-level events; polling still guarantees completion. */
   webhookUrl: httpUrl.optional(),
   polling: z.strictObject({

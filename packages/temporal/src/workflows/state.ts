@@ -13,6 +13,8 @@ export interface StageReport {
   failures?: number;
   urls?: number;
   credits: number;
+  /** URLs not scraped or not stored, by reason (`robots`: disallowed by robots.txt). */
+  skipped?: { robots?: number };
   /** Support answer applied (or refused) for this stage. */
   support?: { answer: string; confidence: string; applied: boolean; fixParameters: Record<string, unknown> | null; why?: string };
   ref?: StoreReference;
@@ -55,6 +57,8 @@ export interface PipelineState {
   retried: StageName[];
   continuedAsNew: number;
   idempotencyKeys: Record<string, string>;
+  /** The service accepted a crawl with ignoreRobotsTxt: the pipeline's own robots check is off. */
+  robotsIgnored?: boolean;
 }
 
 export interface PipelineResult {

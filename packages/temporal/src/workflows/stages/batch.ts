@@ -5,6 +5,7 @@ import { fitJob } from './fit-job.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { webhookFor } from './crawl.js';
 import { runJob } from './job.js';
+import { robotsCheck, robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
 
 export async function runBatch(rt: PipelineRuntime): Promise<StageOutcome> {
@@ -26,6 +27,20 @@ export async function runBatch(rt: PipelineRuntime): Promise<StageOutcome> {
     state.lists.missing = 'missing';
     report.urls = diff.count;
     if (diff.count === 0) return { kind: 'skipped', reason: 'the crawl returned every selected URL' };
+
+    // Batch scrape does not read robots.txt on the service: leave out what it disallows.
+    const robots = robotsCheck(rt);
+    if (robots) {
+      const allowed = await lists.filterRobots.executeWithOptions(
+        { summary: 'leave out URLs robots.txt disallows' },
+        [{ runId: state.runId, fromList: 'missing', toList: 'missing.allowed', skippedList: 'missing.robots', ...robots }],
+      );
+      state.lists.missing = 'missing.allowed';
+      report.urls = allowed.count;
+      if (allowed.skipped > 0) report.skipped = { ...report.skipped, robots: allowed.skipped };
+      if (allowed.count === 0) return { kind: 'skipped', reason: `robots.txt disallows all ${diff.count} URLs left to scrape` };
+      if (robotsIgnoreRequested(config)) report.reason = 'ignoreRobotsTxt not in effect: no crawl carrying it was accepted';
+    }
   }
 
   const batch = config.batch ?? {};
@@ -45,7 +60,7 @@ export async function runBatch(rt: PipelineRuntime): Promise<StageOutcome> {
     start: (idempotencyKey) =>
       starts.startBatchScrape.executeWithOptions(
         { summary: `batch scrape ${count} URLs` },
-        [{ urlsFrom: { runId: state.runId, list: 'missing', limit: count }, options, idempotencyKey }],
+        [{ urlsFrom: { runId: state.runId, list: state.lists.missing ?? 'missing', limit: count }, options, idempotencyKey }],
       ),
   });
 }

@@ -5,6 +5,7 @@ import { creditsPerPage } from '../credit-guard.js';
 import { fitJob } from './fit-job.js';
 import { hostOf, type PipelineRuntime } from '../runtime.js';
 import { runJob } from './job.js';
+import { robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
 
 export async function runCrawl(rt: PipelineRuntime): Promise<StageOutcome> {
@@ -28,17 +29,23 @@ export async function runCrawl(rt: PipelineRuntime): Promise<StageOutcome> {
   if (fit.kind === 'skip') return { kind: 'skipped', reason: fit.reason };
   if (fit.units !== wanted) crawl.limit = fit.units;
 
+  const ignoreRobots = robotsIgnoreRequested(config);
+  if (ignoreRobots) crawl.ignoreRobotsTxt = true;
   const body = { url: config.url, ...crawl, webhook: webhookFor(rt) };
   const outcome = await runJob(rt, {
     stage: 'crawl',
     kind: 'crawl',
     allowance: fit.allowance,
     tight: fit.tight,
-    start: (idempotencyKey) =>
-      starts.startCrawl.executeWithOptions(
+    start: async (idempotencyKey) => {
+      const started = await starts.startCrawl.executeWithOptions(
         { summary: `crawl ${hostOf(config.url)} limit ${crawl.limit ?? DEFAULT_CRAWL_LIMIT}` },
         [{ body, idempotencyKey }],
-      ),
+      );
+      // Accepted (a team without the feature gets 403): the team may ignore robots.txt.
+      if (ignoreRobots) rt.state.robotsIgnored = true;
+      return started;
+    },
   });
   return outcome;
 }

@@ -7,6 +7,7 @@ import { spend } from '../credit-guard.js';
 import type { StageName } from '../input.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { waitForJob } from '../wait-for-job.js';
+import { robotsCheck } from './robots.js';
 import type { StageOutcome } from './types.js';
 
 export interface JobPlan {
@@ -51,13 +52,17 @@ export async function runJob(rt: PipelineRuntime, plan: JobPlan): Promise<StageO
     });
     if (waited.kind === 'continue-as-new') return { kind: 'continue-as-new' };
 
+    // Documents robots.txt disallows are not stored (the service's scrape does not check).
+    const robots = robotsCheck(rt);
+    const collectInput = { runId: state.runId, jobId, ...(robots ? { robots } : {}) };
     const collected = plan.kind === 'crawl'
-      ? await collectors.collectCrawl.executeWithOptions({ summary: `collect crawl ${jobId}` }, [{ runId: state.runId, jobId }])
-      : await collectors.collectBatch.executeWithOptions({ summary: `collect batch ${jobId}` }, [{ runId: state.runId, jobId }]);
+      ? await collectors.collectCrawl.executeWithOptions({ summary: `collect crawl ${jobId}` }, [collectInput])
+      : await collectors.collectBatch.executeWithOptions({ summary: `collect batch ${jobId}` }, [collectInput]);
     state.activeJob = undefined;
     report.documents = collected.documents;
     report.failures = collected.failures;
     report.ref = collected.ref;
+    if (collected.skipped?.robots) report.skipped = { ...report.skipped, robots: (report.skipped?.robots ?? 0) + collected.skipped.robots };
     const credits = collected.creditsUsed >= 0 ? collected.creditsUsed : collected.documents; // -1: no billing
     report.credits = credits;
     spend(state.credits, plan.stage, credits);
