@@ -11,7 +11,8 @@ import { buildDemoPdf } from './pdf.js';
 export interface DemoSiteOptions {
   /** 0 (default) = a free port. */
   port?: number;
-  host?: '127.0.0.1';
+  /** A loopback address (default 127.0.0.1); servers that refuse 127.0.0.1 take 127.0.0.10. */
+  host?: string;
   /** Generated content pages, default 60 (3..100000). */
   pages?: number;
   seed?: number;

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// `npm run test:compat`: the package against the open-source server of the same API.
+// Builds it once with ../shared/firecrawl-oss/build.sh into a cache folder outside the clone
+// (reused when present), starts it on free loopback ports, runs test/compat/*.compat.ts against
+// it, and stops everything it started, also on failure or Ctrl-C.
+//   FIRECRAWL_OSS_DIR     the fixture folder (default ../shared/firecrawl-oss next to the repo)
+//   FIRECRAWL_OSS_BUILD   the build folder (default ~/.cache/webdata-temporal/firecrawl-oss-0fac8fb)
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const candidates = [process.env.FIRECRAWL_OSS_DIR, join(ROOT, '..', 'shared', 'firecrawl-oss'), '/work/shared/firecrawl-oss'].filter(Boolean);
+const fixture = candidates.find((d) => existsSync(join(d, 'build.sh')));
+if (!fixture) {
+  console.error(`test:compat: the open-source server fixture is not here (looked in ${candidates.join(', ')}); set FIRECRAWL_OSS_DIR`);
+  process.exit(1);
+}
+const build = process.env.FIRECRAWL_OSS_BUILD ?? join(homedir(), '.cache', 'webdata-temporal', 'firecrawl-oss-0fac8fb');
+const run = mkdtempSync(join(tmpdir(), 'webdata-oss-'));
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => { const { port } = server.address(); server.close(() => ok(port)); });
+  });
+}
+
+let started = false;
+function stop() {
+  if (!started) return;
+  started = false;
+  try {
+    execFileSync('bash', [join(fixture, 'stop.sh'), run], { stdio: 'inherit' });
+  } catch (err) {
+    console.error(`test:compat: stop.sh failed: ${err.message}`);
+  }
+  rmSync(run, { recursive: true, force: true });
+}
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { stop(); process.exit(130); });
+
+const t0 = Date.now();
+const secs = (from) => `${((Date.now() - from) / 1000).toFixed(0)} s`;
+execFileSync('bash', [join(fixture, 'build.sh'), build], { stdio: 'inherit' });
+console.log(`test:compat: server build ready in ${secs(t0)} (${build})`);
+
+const ports = { FC_PORT: await freePort(), FC_WORKER_PORT: await freePort(), FC_PW_PORT: await freePort(), FC_REDIS_PORT: await freePort() };
+const env = { ...process.env, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
+let code = 1;
+try {
+  const t1 = Date.now();
+  started = true;
+  execFileSync('bash', [join(fixture, 'start.sh'), build, run], { stdio: 'inherit', env });
+  console.log(`test:compat: server up in ${secs(t1)} on http://127.0.0.1:${ports.FC_PORT}`);
+  const tests = spawn(process.execPath, [
+    '--conditions=webdata-source', '--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec',
+    'test/compat/oss.compat.ts',
+  ], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, WEBDATA_OSS_URL: `http://127.0.0.1:${ports.FC_PORT}` } });
+  code = await new Promise((ok) => tests.on('exit', (c, signal) => ok(c ?? (signal ? 1 : 0))));
+} finally {
+  stop();
+}
+console.log(`test:compat: ${code === 0 ? 'passed' : 'FAILED'} in ${secs(t0)}`);
+process.exit(code);
