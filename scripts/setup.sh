@@ -11,6 +11,8 @@ missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium fonts-liberation)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-pip)
+# The open-source server of test:compat needs Redis (and cargo, go, node to build it once).
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v go >/dev/null 2>&1 || [ -x /usr/local/go/bin/go ] || missing+=(golang-go)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"
