@@ -1,7 +1,8 @@
 // Collectors: page a job's results into the store. The cursor (skip) is heartbeated after each
 // stored page, so a retry or a restarted worker resumes there; appends are idempotent by
 // job id + URL, so a page stored just before a crash is not stored twice.
-import type { ScrapeDocument } from 'webdata-contract';
+import { WebDataApiError } from 'webdata-client';
+import type { JobErrorsResponse, ScrapeDocument } from 'webdata-contract';
 import type { DocumentInput } from 'webdata-storage';
 import { refOf } from 'webdata-storage';
 import { currentScope } from './context.js';
@@ -16,6 +17,17 @@ interface Cursor {
   written: number;
   /** Documents dropped because robots.txt disallows them (robots check on). */
   robots?: number;
+}
+
+/** A job's errors, or none (and `missing()` called) when this service has no errors route. */
+async function jobErrorsOrNone(read: () => Promise<JobErrorsResponse>, missing: () => void): Promise<Pick<JobErrorsResponse, 'errors' | 'robotsBlocked'>> {
+  try {
+    return await read();
+  } catch (err) {
+    if (!(err instanceof WebDataApiError) || err.kind !== 'not_available') throw err;
+    missing();
+    return { errors: [], robotsBlocked: [] };
+  }
 }
 
 export function toDocumentInput(kind: string, doc: ScrapeDocument): DocumentInput | undefined {
@@ -67,9 +79,12 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
       }
 
       // Failed pages are kept too, so a run's report and support ask can see them.
-      const errors = kind === 'crawl'
-        ? await client.getCrawlErrors(input.jobId, { signal: scope.signal })
-        : await client.getBatchScrapeErrors(input.jobId, { signal: scope.signal });
+      // The errors route is auxiliary: a service without it (the open-source server has no
+      // batch errors route) lists no failures, and the collected data stands.
+      const notAvailable: string[] = [];
+      const errors = await jobErrorsOrNone(() => kind === 'crawl'
+        ? client.getCrawlErrors(input.jobId, { signal: scope.signal })
+        : client.getBatchScrapeErrors(input.jobId, { signal: scope.signal }), () => notAvailable.push(`${kind === 'crawl' ? 'crawl' : 'batch scrape'} errors`));
       const failures = [
         ...errors.errors.map((e) => ({ url: e.url, error: e.error, code: e.code, timestamp: e.timestamp })),
         ...errors.robotsBlocked.map((url) => ({ url, error: 'blocked by robots.txt', code: 'ROBOTS_BLOCKED' })),
@@ -85,6 +100,7 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
         documents: counts.documents,
         written: cursor.written,
         failures: counts.failures,
+        ...(notAvailable.length > 0 ? { notAvailable } : {}),
         creditsUsed,
         pages: cursor.pages,
         ref: refOf(store, input.runId, { jobId: input.jobId }),

@@ -9,6 +9,8 @@ export interface ActivityScope {
   workflowId(): string;
   /** When the first attempt of this activity was scheduled (ms since epoch). */
   firstScheduledMs(): number;
+  /** This attempt's number, 1 for the first. */
+  attempt(): number;
   log: { info(message: string, meta?: Record<string, unknown>): void; warn(message: string, meta?: Record<string, unknown>): void };
 }
 
@@ -20,6 +22,7 @@ export function currentScope(): ActivityScope {
     lastHeartbeat: <T>() => ctx.info.heartbeatDetails as T | undefined,
     workflowId: () => ctx.info.workflowExecution?.workflowId ?? ctx.info.activityId,
     firstScheduledMs: () => ctx.info.scheduledTimestampMs,
+    attempt: () => ctx.info.attempt,
     log: ctx.log,
   };
 }

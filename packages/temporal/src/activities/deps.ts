@@ -1,15 +1,20 @@
 import type { WebDataClient } from 'webdata-client';
 import type { DocumentStore } from 'webdata-storage';
+import type { IdempotencyMemory } from './idempotency.js';
 
 /** Everything activities use, injected by the worker (never read from globals). */
 export interface ActivityDeps {
   client: WebDataClient;
   store: DocumentStore;
+  /**
+   * Services (by base URL) that refuse the idempotency key, learned during the worker's life;
+   * the job starts make one when absent (one per createActivities).
+   */
+  idempotency?: IdempotencyMemory;
   /** Items per status page when collecting; default 100. */
   collectPageSize?: number;
   /** Heartbeat period of long calls; default 5 s. */
   heartbeatEveryMs?: number;
-}
   /**
    * robots.txt agent (product token) whose rules the pipeline's own robots check applies:
    * the service's crawler. Default `WebDataBot` (DEFAULT_ROBOTS_USER_AGENT, the local service's
@@ -20,3 +25,4 @@ export interface ActivityDeps {
   robotsTimeoutMs?: number;
   /** fetch used for robots.txt (tests); default the global fetch. */
   robotsFetch?: typeof fetch;
+}

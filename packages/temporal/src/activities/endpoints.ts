@@ -106,7 +106,8 @@ export function createEndpointActivities(deps: ActivityDeps) {
           const res = await client.stopInteraction(input.scrapeId, { signal: scope.signal });
           return { stopped: res.success !== false, creditsBilled: res.creditsBilled ?? 0, sessionDurationMs: res.sessionDurationMs ?? 0 };
         } catch (err) {
-          if (err instanceof WebDataApiError && (err.kind === 'not_found' || err.kind === 'gone')) {
+          // not_available: this service has no interact route, so no session was ever opened.
+          if (err instanceof WebDataApiError && (err.kind === 'not_found' || err.kind === 'gone' || err.kind === 'not_available')) {
             return { stopped: false, creditsBilled: 0, sessionDurationMs: 0 };
           }
           throw err;
@@ -207,8 +208,14 @@ export function createEndpointActivities(deps: ActivityDeps) {
       return mapFailures(async () => {
         const [usage, history] = await Promise.all([
           client.getCreditUsage({ signal: scope.signal }),
-          client.getHistoricalCreditUsage({}, { signal: scope.signal }),
+          // The history is auxiliary: a service without the route (the open-source server)
+          // still tells the remaining credits; this month's usage is then unknown.
+          client.getHistoricalCreditUsage({}, { signal: scope.signal }).catch((err: unknown) => {
+            if (err instanceof WebDataApiError && err.kind === 'not_available') return undefined;
+            throw err;
+          }),
         ]);
+        if (!history) return { remainingCredits: usage.data.remainingCredits, usedThisMonth: 0, notAvailable: ['credit usage history'] };
         const now = Date.now();
         const current = history.periods.find((p) => Date.parse(p.startDate) <= now && now < Date.parse(p.endDate));
         return { remainingCredits: usage.data.remainingCredits, usedThisMonth: current?.totalCredits ?? 0 };

@@ -21,6 +21,8 @@ export function createActivities(deps: ActivityDeps) {
 
 export type WebDataActivities = ReturnType<typeof createActivities>;
 export type { ActivityDeps } from './deps.js';
+export { IdempotencyMemory, type IdempotencySupport } from './idempotency.js';
+export { urlKey, sameUrl } from './url-key.js';
 export { DEFAULT_ROBOTS_USER_AGENT } from './robots.js';
 export { toActivityFailure, mapFailures, isRetryableKind } from './failures.js';
 export * from './retry-policies.js';

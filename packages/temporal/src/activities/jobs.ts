@@ -6,7 +6,9 @@ import type { ActivityEntry, JobStatusResponse } from 'webdata-contract';
 import { currentScope, type ActivityScope } from './context.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
+import { IdempotencyMemory } from './idempotency.js';
 import type { JobKind, JobStatus, JobSummary, StartJobResult } from './types.js';
+import { sameUrl } from './url-key.js';
 
 export interface StartCrawlInput {
   body: CrawlRequest;
@@ -29,10 +31,23 @@ function isIdempotencyConflict(err: unknown): err is WebDataApiError {
   return err instanceof WebDataApiError && err.kind === 'conflict' && /idempotency/i.test(err.message);
 }
 
-function sameUrl(a: string | undefined | null, b: string): boolean {
-  if (!a) return false;
-  const norm = (u: string) => u.replace(/\/+$/, '').toLowerCase();
-  return norm(a) === norm(b);
+/**
+ * A keyed start the service could not process because of the key: the open-source server
+ * answers 500 UNKNOWN_ERROR to any POST /v2/crawl carrying `x-idempotency-key` (its key store
+ * needs a database), on every retry. Only meaningful when the request carried the key.
+ */
+function isKeyRefused(err: unknown): err is WebDataApiError {
+  return err instanceof WebDataApiError && err.kind === 'server' && err.status === 500 && err.code === 'UNKNOWN_ERROR';
+}
+
+/** A lookup route this service lacks (activity listing, active crawls) finds nothing. */
+async function orNothing<T>(lookup: () => Promise<T | undefined>): Promise<T | undefined> {
+  try {
+    return await lookup();
+  } catch (err) {
+    if (err instanceof WebDataApiError && err.kind === 'not_available') return undefined;
+    throw err;
+  }
 }
 
 function createdAtMs(value: string | undefined): number {
@@ -48,6 +63,10 @@ function pickRecovered<T extends { id: string; created_at?: string }>(candidates
 }
 
 async function findInActivity(deps: ActivityDeps, scope: ActivityScope, endpoint: 'crawl' | 'batch_scrape', target: string): Promise<string | undefined> {
+  return orNothing(() => scanActivity(deps, scope, endpoint, target));
+}
+
+async function scanActivity(deps: ActivityDeps, scope: ActivityScope, endpoint: 'crawl' | 'batch_scrape', target: string): Promise<string | undefined> {
   const matches: ActivityEntry[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 20; page++) {
@@ -59,11 +78,16 @@ async function findInActivity(deps: ActivityDeps, scope: ActivityScope, endpoint
   return pickRecovered(matches, scope.firstScheduledMs())?.id;
 }
 
+/** A crawl of `url` started since this activity was first scheduled: active crawls, then the activity listing. */
+async function findStartedCrawl(deps: ActivityDeps, scope: ActivityScope, url: string): Promise<string | undefined> {
+  const active = await orNothing(() => deps.client.listActiveCrawls({ signal: scope.signal }));
+  return pickRecovered((active?.crawls ?? []).filter((c) => sameUrl(c.url, url)), scope.firstScheduledMs())?.id
+    ?? (await findInActivity(deps, scope, 'crawl', url));
+}
+
 async function recoverCrawl(deps: ActivityDeps, scope: ActivityScope, err: WebDataApiError, url: string): Promise<string> {
   if (err.jobId) return err.jobId;
-  const active = await deps.client.listActiveCrawls({ signal: scope.signal });
-  const found = pickRecovered(active.crawls.filter((c) => sameUrl(c.url, url)), scope.firstScheduledMs())?.id
-    ?? (await findInActivity(deps, scope, 'crawl', url));
+  const found = await findStartedCrawl(deps, scope, url);
   if (found) return found;
   throw ApplicationFailure.create({
     message: `crawl start: the idempotency key was already used but no crawl of ${url} started since this activity was scheduled could be found`,
@@ -74,13 +98,64 @@ async function recoverCrawl(deps: ActivityDeps, scope: ActivityScope, err: WebDa
 
 export function createJobActivities(deps: ActivityDeps) {
   const client = deps.client;
+  const memory = deps.idempotency ?? new IdempotencyMemory();
+  const service = client.origin;
+
+  /**
+   * Starts a job, with the key unless this service is known to refuse it. A keyed start that
+   * fails with 500 UNKNOWN_ERROR is recovered: a job started since the first attempt is taken
+   * (`find`), else the job is started once more without the key and the service remembered as
+   * refusing it, so later starts omit the key at once. Without a key, a retry looks for the job
+   * an earlier attempt may have started before starting another one.
+   */
+  async function startOnce<R extends { id: string }>(
+    scope: ActivityScope,
+    what: string,
+    key: string | undefined,
+    send: (key: string | undefined) => Promise<R>,
+    find: () => Promise<string | undefined>,
+  ): Promise<{ res?: R; jobId: string; recovered: boolean; idempotency?: 'unsupported' }> {
+    if (key !== undefined && memory.refuses(service)) {
+      if (scope.attempt() > 1) {
+        const earlier = await find();
+        if (earlier) {
+          scope.log.info(`${what}: recovered the job an earlier unkeyed attempt started`, { jobId: earlier });
+          return { jobId: earlier, recovered: true, idempotency: 'unsupported' };
+        }
+      }
+      const res = await send(undefined);
+      return { res, jobId: res.id, recovered: false, idempotency: 'unsupported' };
+    }
+    try {
+      const res = await send(key);
+      return { res, jobId: res.id, recovered: false };
+    } catch (err) {
+      if (key === undefined || !isKeyRefused(err)) throw err;
+      // The key may be what failed: take a job this activity already started, if any.
+      const started = await find();
+      if (started) {
+        scope.log.info(`${what}: recovered a job started since the first attempt after a 500 to the keyed start`, { jobId: started });
+        return { jobId: started, recovered: true };
+      }
+      const res = await send(undefined);
+      memory.markRefused(service);
+      scope.log.warn(`${what}: the service refused the idempotency key (500 ${err.code}); started without it, and later starts omit it`, { jobId: res.id });
+      return { res, jobId: res.id, recovered: false, idempotency: 'unsupported' };
+    }
+  }
 
   async function startCrawl(input: StartCrawlInput): Promise<StartJobResult> {
     const scope = currentScope();
     return mapFailures(async () => {
       try {
-        const res = await client.startCrawl(input.body, { idempotencyKey: input.idempotencyKey, signal: scope.signal });
-        return { jobId: res.id, recovered: false };
+        const out = await startOnce(
+          scope,
+          'crawl start',
+          input.idempotencyKey,
+          (key) => client.startCrawl(input.body, { idempotencyKey: key, signal: scope.signal }),
+          () => findStartedCrawl(deps, scope, input.body.url),
+        );
+        return { jobId: out.jobId, recovered: out.recovered, ...(out.idempotency ? { idempotency: out.idempotency } : {}) };
       } catch (err) {
         if (!isIdempotencyConflict(err)) throw err;
         // A previous attempt started the job and its response was lost: find it, pay nothing.
@@ -96,8 +171,19 @@ export function createJobActivities(deps: ActivityDeps) {
     return mapFailures(async () => {
       const body = input.body ?? { ...(input.options ?? {}), urls: await readUrls(input) };
       try {
-        const res = await client.startBatchScrape(body, { idempotencyKey: input.idempotencyKey, signal: scope.signal });
-        return { jobId: res.id, recovered: false, invalidURLs: res.invalidURLs?.length };
+        const out = await startOnce(
+          scope,
+          'batch scrape start',
+          input.idempotencyKey,
+          (key) => client.startBatchScrape(body, { idempotencyKey: key, signal: scope.signal }),
+          () => findInActivity(deps, scope, 'batch_scrape', body.urls[0] ?? ''),
+        );
+        return {
+          jobId: out.jobId,
+          recovered: out.recovered,
+          ...(out.res ? { invalidURLs: out.res.invalidURLs?.length } : {}),
+          ...(out.idempotency ? { idempotency: out.idempotency } : {}),
+        };
       } catch (err) {
         if (!isIdempotencyConflict(err)) throw err;
         const jobId = err.jobId ?? (await findInActivity(deps, scope, 'batch_scrape', body.urls[0] ?? ''));
@@ -162,6 +248,8 @@ export function createJobActivities(deps: ActivityDeps) {
         return { status: String(res.status) };
       } catch (err) {
         if (err instanceof WebDataApiError && (err.kind === 'conflict' || err.kind === 'not_found')) return { status: err.kind === 'conflict' ? 'finished' : 'gone' };
+        // A service without the cancel route: nothing to stop with, the job runs to its end.
+        if (err instanceof WebDataApiError && err.kind === 'not_available') return { status: 'not available' };
         throw err;
       }
     });

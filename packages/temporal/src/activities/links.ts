@@ -6,6 +6,7 @@ import { refOf } from 'webdata-storage';
 import { currentScope, whileHeartbeating } from './context.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
+import { urlKey } from './url-key.js';
 import type { DiffInput, MapToStoreResult, SelectInput, SelectResult } from './types.js';
 
 const SAMPLE = 5;
@@ -71,9 +72,14 @@ export function createLinkActivities(deps: ActivityDeps) {
       const exclude = (input.exclude ?? []).map((p) => new RegExp(p));
       const limit = input.limit ?? Number.POSITIVE_INFINITY;
       const picked: LinkEntry[] = [];
+      const seen = new Set<string>();
       for await (const link of store.readLinks(input.runId, input.fromList)) {
         beat();
         if (picked.length >= limit) break;
+        // `/docs` and `/docs/` (or `#top`) are one page: select it once.
+        const key = urlKey(link.url);
+        if (seen.has(key)) continue;
+        seen.add(key);
         const path = pathOf(link.url);
         if (exclude.some((r) => r.test(path))) continue;
         if (include.length > 0 && !include.some((r) => r.test(path))) continue;
@@ -88,7 +94,9 @@ export function createLinkActivities(deps: ActivityDeps) {
     async diffUrls(input: DiffInput): Promise<{ count: number; ref: ReturnType<typeof refOf>; sample: string[] }> {
       const beat = pulse();
       const covered = new Set<string>();
-      const norm = (u: string) => u.replace(/\/+$/, '');
+      // Compared as keys: map links come without trailing slash (root as `http://host:port`),
+      // a crawl returns `http://host:port/`; both name the same page.
+      const norm = urlKey;
       for (const jobId of input.coveredByJobs) {
         for await (const doc of store.readDocuments(input.runId, { jobId })) {
           beat();

@@ -4,7 +4,7 @@
 import type { RetryPolicy } from '@temporalio/common';
 
 export const NON_RETRYABLE_KINDS = [
-  'validation', 'unauthorized', 'forbidden', 'not_found', 'gone', 'insufficient_credits', 'conflict',
+  'validation', 'unauthorized', 'forbidden', 'not_found', 'not_available', 'gone', 'insufficient_credits', 'conflict',
 ];
 
 /** GETs and cheap reads: retry quickly and for a while. */
@@ -49,7 +49,7 @@ export const cleanupRetryPolicy: RetryPolicy = {
   backoffCoefficient: 2,
   maximumInterval: '20 seconds',
   maximumAttempts: 30,
-  nonRetryableErrorTypes: ['validation', 'unauthorized', 'forbidden'],
+  nonRetryableErrorTypes: ['validation', 'unauthorized', 'forbidden', 'not_available'],
 };
 
 /** Support answers take 15-60 s; one retry on a transient failure is plenty. */

@@ -16,6 +16,11 @@ export interface StartJobResult {
   /** True when a lost response was recovered (409 on retry) instead of starting a new job. */
   recovered: boolean;
   invalidURLs?: number;
+  /**
+   * `unsupported`: the service refused the idempotency key (500 UNKNOWN_ERROR to a keyed start,
+   * as the open-source server does), so the job was started without it; the run report says so.
+   */
+  idempotency?: 'unsupported';
 }
 
 export interface JobSummary {
@@ -34,26 +39,33 @@ export interface CollectInput {
   jobId: string;
   /** Items per status page. */
   pageSize?: number;
-}
-
-export interface CollectResult {
-  jobId: string;
-  kind: JobKind;
   /**
    * Drop documents whose URL (or final URL) the site's robots.txt disallows: they are recorded
    * as failures (code ROBOTS_BLOCKED), never stored. Absent: no check (ignoreRobotsTxt in effect).
    */
   robots?: { userAgent?: string };
+}
+
+export interface CollectResult {
+  jobId: string;
+  kind: JobKind;
   status: JobStatus;
   /** Documents of this job in the store after the call (written now or before). */
   documents: number;
   /** Documents written by this call (0 on a replayed/resumed call that found them stored). */
   written: number;
   failures: number;
+  /** Auxiliary routes this service lacks (`job errors`), so that part was not read; the data was. */
+  notAvailable?: string[];
   creditsUsed: number;
   /** Status pages read. */
   pages: number;
   ref: StoreReference;
+  /**
+   * URLs not stored, by reason. `robots`: blocked by the job itself (the crawl's robotsBlocked)
+   * plus documents the robots check dropped.
+   */
+  skipped?: { robots: number };
 }
 
 export interface MapToStoreInput {
@@ -61,11 +73,6 @@ export interface MapToStoreInput {
   body: Record<string, unknown> & { url: string };
 }
 
-  /**
-   * URLs not stored, by reason. `robots`: blocked by the job itself (the crawl's robotsBlocked)
-   * plus documents the robots check dropped.
-   */
-  skipped?: { robots: number };
 export interface MapToStoreResult {
   count: number;
   creditsUsed: number;
@@ -90,13 +97,6 @@ export interface SelectResult {
   pathPatterns: string[];
 }
 
-export interface DiffInput {
-  runId: string;
-  /** URLs to check (a list in the store). */
-  fromList: string;
-  /** Jobs whose stored documents count as covered. */
-  coveredByJobs: string[];
-  toList: string;
 export interface RobotsFilterInput {
   runId: string;
   fromList: string;
@@ -120,6 +120,13 @@ export interface RobotsFilterResult {
   skippedSample: string[];
 }
 
+export interface DiffInput {
+  runId: string;
+  /** URLs to check (a list in the store). */
+  fromList: string;
+  /** Jobs whose stored documents count as covered. */
+  coveredByJobs: string[];
+  toList: string;
 }
 
 export interface InteractTarget {
@@ -165,4 +172,6 @@ export interface CreditSnapshot {
   remainingCredits: number;
   /** Credits the team used in the current calendar month. */
   usedThisMonth: number;
+  /** Routes this service lacks (`credit usage history`): usedThisMonth is then 0, unknown. */
+  notAvailable?: string[];
 }
