@@ -13,6 +13,8 @@ export function formatSummary(result: PipelineResult, extra: { workflowId: strin
     lines.push(`  ${stage.padEnd(9)} ${bits.filter(Boolean).join(' · ')}`);
     for (const out of r.outputs ?? []) lines.push(`  ${''.padEnd(9)} ${out.url} → ${out.preview.replace(/\s+/g, ' ')}`);
     if (r.support) lines.push(`  ${''.padEnd(9)} support (${r.support.confidence}, ${r.support.applied ? 'applied' : 'not applied'}): ${r.support.answer}`);
+    if (r.notAvailable?.length) lines.push(`  ${''.padEnd(9)} not available on this service: ${r.notAvailable.join(', ')}`);
+    for (const note of r.notes ?? []) lines.push(`  ${''.padEnd(9)} ${note}`);
   }
   for (const event of result.credits.events) lines.push(`  budget: ${event}`);
   if (extra.uiUrl) lines.push(`Temporal UI: ${extra.uiUrl}/namespaces/${extra.namespace ?? 'default'}/workflows/${encodeURIComponent(extra.workflowId)}`);

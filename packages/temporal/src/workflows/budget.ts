@@ -9,6 +9,11 @@ export async function creditsLeft(rt: PipelineRuntime): Promise<number> {
   const cap = rt.state.config.budget?.monthlyCap;
   if (cap === undefined) return remaining(rt.state.credits);
   const snapshot = await reads.creditSnapshot.executeWithOptions({ summary: 'monthly credit usage' }, []);
+  if (snapshot.notAvailable?.length) {
+    const event = `monthly cap: ${snapshot.notAvailable.join(', ')} not available on this service; only this run's spending and the remaining credits are counted`;
+    if (!rt.state.credits.events.includes(event)) rt.state.credits.events.push(event);
+    return Math.min(remaining(rt.state.credits, cap), snapshot.remainingCredits);
+  }
   return remaining(rt.state.credits, Math.max(0, cap - snapshot.usedThisMonth));
 }
 

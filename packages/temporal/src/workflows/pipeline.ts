@@ -13,6 +13,7 @@ import {
 import { support } from './activities.js';
 import { jobEventSignal, progressQuery, raiseBudgetUpdate } from './definitions.js';
 import { parsePipelineInput, PipelineInputError, stageEnabled, type PipelineInput, type StageName } from './input.js';
+import { failureText, NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from './report-notes.js';
 import { PipelineRuntime } from './runtime.js';
 import { runBatch } from './stages/batch.js';
 import { runCrawl } from './stages/crawl.js';
@@ -152,9 +153,15 @@ async function repair(rt: PipelineRuntime, stage: (typeof ORDER)[number], failed
   if (!fixable || !stageEnabled(state.config, 'support') || state.retried.includes(stage)) return failed;
 
   const supportReport = rt.report('support');
+  // This service has no support ask (learned from an earlier stage): do not ask again.
+  if (supportReport.notAvailable?.length) {
+    rt.report(stage).support = { answer: `support ask is ${NOT_AVAILABLE}`, confidence: 'low', applied: false, fixParameters: null };
+    return failed;
+  }
   supportReport.status = 'running';
   rt.stage = 'support';
   rt.publish();
+  let askError: unknown;
   const answer = await support.askSupport.executeWithOptions(
     { summary: `support ask: ${stage} failed` },
     [{
@@ -167,15 +174,29 @@ async function repair(rt: PipelineRuntime, stage: (typeof ORDER)[number], failed
     }],
   ).catch((err: unknown) => {
     if (isCancellation(err)) throw err;
+    askError = err;
     return null;
   });
-  supportReport.status = 'completed';
   rt.stage = stage;
   const report = rt.report(stage);
   if (!answer) {
-    report.support = { answer: 'support ask failed', confidence: 'low', applied: false, fixParameters: null };
+    const missing = notAvailableMessage(askError);
+    if (missing !== undefined) {
+      // A missing feature route: the support stage is skipped, never reported completed.
+      supportReport.status = 'skipped';
+      supportReport.reason = `${NOT_AVAILABLE}: ${missing}`;
+      noteNotAvailable(supportReport, 'support ask');
+      report.support = { answer: `support ask is ${NOT_AVAILABLE}`, confidence: 'low', applied: false, fixParameters: null };
+    } else {
+      supportReport.status = 'failed';
+      supportReport.reason = `support ask about ${stage} failed: ${failureText(askError)}`;
+      report.support = { answer: 'support ask failed', confidence: 'low', applied: false, fixParameters: null };
+    }
+    rt.publish();
     return failed;
   }
+  supportReport.status = 'completed';
+  supportReport.reason = undefined;
   const decision = decideFix(state.config, fixable, answer);
   report.support = {
     answer: answer.answer,

@@ -20,6 +20,14 @@ export interface StageReport {
   ref?: StoreReference;
   /** Interact: the first 200 characters of each page's output (the whole result is in the store). */
   outputs?: Array<{ url: string; preview: string }>;
+  /**
+   * Parts this service does not offer (its route is missing, e.g. `batch scrape errors` or
+   * `support ask` on the open-source server): not done, reported, never a failure of a stage
+   * that has its data.
+   */
+  notAvailable?: string[];
+  /** Other facts of the stage worth a line in the report (a job started without idempotency key). */
+  notes?: string[];
 }
 
 export interface CreditReport {
@@ -38,6 +46,8 @@ export interface ActiveJob {
   /** Credits the job may use before the budget watch cancels it; null = unbounded. */
   allowance: number | null;
   tight: boolean;
+  /** The job's own credits at the last status read, counted in the run's total if the stage fails. */
+  creditsSeen?: number;
 }
 
 export interface PipelineState {

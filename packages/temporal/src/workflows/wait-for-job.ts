@@ -32,6 +32,7 @@ export async function waitForJob(rt: PipelineRuntime, job: ActiveJob, options: W
     const report = rt.report(job.stage);
     report.documents = summary.completed;
     report.credits = Math.max(0, summary.creditsUsed);
+    job.creditsSeen = summary.creditsUsed >= 0 ? summary.creditsUsed : summary.completed; // -1: no billing
     rt.publish();
     if (TERMINAL.has(summary.status)) return { kind: 'done', summary, stoppedForBudget };
 

@@ -7,6 +7,7 @@ import type { InteractPageResult } from '../../activities/types.js';
 import { browser, cleanup, lists } from '../activities.js';
 import { awaitCredits } from '../budget.js';
 import { interactWorstCase, spend } from '../credit-guard.js';
+import { NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from '../report-notes.js';
 import type { PipelineRuntime } from '../runtime.js';
 import type { StageOutcome } from './types.js';
 
@@ -36,6 +37,7 @@ export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
     );
     spend(state.credits, 'interact', scrape.creditsUsed);
     report.credits += scrape.creditsUsed;
+    let missing: string | undefined;
     try {
       const result = await browser.interact.executeWithOptions(
         { summary: `interact ${interact.language ?? (interact.prompt ? 'prompt' : 'node')} on ${url}` },
@@ -50,6 +52,11 @@ export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
         }],
       );
       results.push(result);
+    } catch (err) {
+      // This service has no interact route (the open-source server): a missing feature skips
+      // the stage with that reason; it is not a failure for support ask to repair.
+      missing = notAvailableMessage(err);
+      if (missing === undefined) throw err;
     } finally {
       const stopped = await CancellationScope.nonCancellable(() =>
         cleanup.stopInteraction.executeWithOptions({ summary: `stop session of ${scrape.scrapeId}` }, [{ scrapeId: scrape.scrapeId }]),
@@ -57,6 +64,10 @@ export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
       spend(state.credits, 'interact', stopped.creditsBilled);
       report.credits += stopped.creditsBilled;
       rt.publish();
+    }
+    if (missing !== undefined) {
+      noteNotAvailable(report, 'interact');
+      return { kind: 'skipped', reason: `${NOT_AVAILABLE}: ${missing}` };
     }
   }
   report.documents = results.filter((r) => r.success).length;

@@ -6,6 +6,7 @@ import { cleanup, collectors } from '../activities.js';
 import { spend } from '../credit-guard.js';
 import type { StageName } from '../input.js';
 import type { PipelineRuntime } from '../runtime.js';
+import { addNote, noteNotAvailable } from '../report-notes.js';
 import { waitForJob } from '../wait-for-job.js';
 import { robotsCheck } from './robots.js';
 import type { StageOutcome } from './types.js';
@@ -40,6 +41,9 @@ export async function runJob(rt: PipelineRuntime, plan: JobPlan): Promise<StageO
       tight: plan.tight,
     };
     state.jobs[keyName] = jobId;
+    if (started.idempotency === 'unsupported') {
+      addNote(report, 'started without idempotency key: this service refuses it (500 to a keyed start)');
+    }
   }
   report.jobId = jobId;
   rt.publish();
@@ -61,6 +65,7 @@ export async function runJob(rt: PipelineRuntime, plan: JobPlan): Promise<StageO
     state.activeJob = undefined;
     report.documents = collected.documents;
     report.failures = collected.failures;
+    for (const what of collected.notAvailable ?? []) noteNotAvailable(report, what);
     report.ref = collected.ref;
     if (collected.skipped?.robots) report.skipped = { ...report.skipped, robots: (report.skipped?.robots ?? 0) + collected.skipped.robots };
     const credits = collected.creditsUsed >= 0 ? collected.creditsUsed : collected.documents; // -1: no billing
@@ -79,7 +84,14 @@ export async function runJob(rt: PipelineRuntime, plan: JobPlan): Promise<StageO
     return { kind: 'ok', collected };
   } catch (err) {
     // The stage fails (or the run is cancelled): this job is no longer the one to resume.
-    if (state.activeJob?.jobId === jobId) state.activeJob = undefined;
+    if (state.activeJob?.jobId === jobId) {
+      // What the job spent counts in the run's total, also when the stage fails (e.g. its
+      // collection): the service charged it.
+      const seen = state.activeJob.creditsSeen ?? 0;
+      report.credits = seen;
+      spend(state.credits, plan.stage, seen);
+      state.activeJob = undefined;
+    }
     if (isCancellation(err)) {
       // The run was cancelled: stop the job too, whatever happens to this scope.
       await CancellationScope.nonCancellable(() =>
