@@ -21,3 +21,10 @@ test('worker settings: every problem on its own line, naming the variable, never
   assert.equal(ok.store, '.data/store');
   assert.equal(ok.maxTaskQueueActivitiesPerSecond, 2.5);
 });
+
+test('worker settings: WEBDATA_ROBOTS_USER_AGENT is a robots.txt product token; unset means the default agent', () => {
+  const base = { WEBDATA_API_URL: 'http://127.0.0.1:3002', WEBDATA_API_KEY: 'wd-secret-key-123' };
+  assert.equal(readWorkerSettings(base).robotsUserAgent, undefined);
+  assert.equal(readWorkerSettings({ ...base, WEBDATA_ROBOTS_USER_AGENT: 'FirecrawlAgent' }).robotsUserAgent, 'FirecrawlAgent');
+  assert.throws(() => readWorkerSettings({ ...base, WEBDATA_ROBOTS_USER_AGENT: 'Mozilla/5.0 (x)' }), (err: Error) => err.message.startsWith('WEBDATA_ROBOTS_USER_AGENT: must be a robots.txt product token'));
+});
