@@ -207,6 +207,8 @@ function notAvailableError(input: HttpErrorInput): WebDataApiError {
 
 /** `<pre>Cannot GET /v2/x</pre>` → `Cannot GET /v2/x` (tags stripped, at most 120 characters). */
 function htmlExcerpt(text: string): string {
-  const plain = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  // Express puts the message in <pre>; elsewhere drop the <head> (its <title> is noise).
+  const pre = /<pre>([\s\S]*?)<\/pre>/i.exec(text)?.[1];
+  const plain = (pre ?? text.replace(/<head[\s\S]*?<\/head>/i, '')).replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
   return plain.length > 120 ? `${plain.slice(0, 117)}...` : plain;
 }

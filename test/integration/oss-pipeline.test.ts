@@ -1,0 +1,61 @@
+// The pipeline on the real stack with the local service imitating the open-source server
+// (`imitate: 'firecrawl-oss'`): keyed crawl starts answer 500, batch errors, interact and support
+// ask are HTML 404s, map links come without trailing slash. The run completes and says what the
+// service lacked; credits count every stage.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
+import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
+import { runToEnd, startStack } from '../helpers/stack.js';
+
+let stack: DevStack;
+let site: string;
+
+before(async () => {
+  stack = await startStack({ serviceOptions: { config: { imitate: 'firecrawl-oss' } } });
+  site = stack.service.siteUrl as string;
+});
+after(async () => {
+  await stack?.close();
+});
+
+const base = (): PipelineInput => ({
+  url: `${site}/`,
+  select: { include: ['^/docs', '^/shop/catalog'] },
+  crawl: { limit: 15, maxDiscoveryDepth: 2 },
+  interact: { match: '/shop/catalog', code: '1 + 1', maxPages: 1 },
+});
+
+function sumByStage(byStage: Record<string, number | undefined>): number {
+  return Object.values(byStage).reduce<number>((n, v) => n + (v ?? 0), 0);
+}
+
+describe('against an imitation of the open-source server', () => {
+  test('completes; reports the refused idempotency key, the missing errors route and interact as not available', async () => {
+    const { result } = await runToEnd(stack, base());
+    const { crawl, batch, interact, support } = result.stages;
+    assert.notEqual(result.status, 'failed', JSON.stringify(result.stages));
+    assert.equal(crawl?.status, 'completed', JSON.stringify(crawl));
+    assert.ok(crawl?.notes?.some((n) => /without idempotency key/.test(n)), JSON.stringify(crawl));
+    if (batch?.status !== 'skipped') {
+      assert.equal(batch?.status, 'completed', JSON.stringify(batch));
+      assert.deepEqual(batch?.notAvailable, ['batch scrape errors']);
+    }
+    assert.equal(interact?.status, 'skipped', JSON.stringify(interact));
+    assert.match(interact?.reason ?? '', /not available on this service/);
+    assert.notEqual(support?.status, 'completed');
+    assert.equal(result.credits.spent, sumByStage(result.credits.byStage));
+    const stageCredits = Object.values(result.stages).reduce((n, r) => n + (r?.credits ?? 0), 0);
+    assert.equal(result.credits.spent, stageCredits, JSON.stringify(result.credits));
+  });
+
+  test('a failed stage: support ask is skipped as not available, never completed, asked once', async () => {
+    const { result } = await runToEnd(stack, { ...base(), stages: { interact: false }, crawl: { includePaths: ['^/documentation'], limit: 10 } });
+    const { crawl, support } = result.stages;
+    assert.equal(crawl?.status, 'failed', JSON.stringify(result.stages));
+    assert.equal(support?.status, 'skipped', JSON.stringify(support));
+    assert.match(support?.reason ?? '', /not available on this service/);
+    assert.deepEqual(support?.notAvailable, ['support ask']);
+    assert.match(crawl?.support?.answer ?? '', /not available/);
+  });
+});
