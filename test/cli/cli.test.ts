@@ -11,7 +11,8 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): 
     child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
     child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`timed out: ${args.join(' ')}\n${out}\n${err}`)); }, timeoutMs);
-    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
+    // 'close', not 'exit': at 'exit' the child's stdout may still hold unread output.
+    child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
   });
 }
 
