@@ -8,6 +8,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -36,6 +38,42 @@ let worker: Worker;
 let workerRun: Promise<void>;
 let dir: string;
 const decisions: WebhookDecision[] = [];
+let proxy: Server;
+/** What the worker asked the server, through a recording proxy: method, path, status. */
+const calls: Array<{ method: string; path: string; status: number }> = [];
+
+/**
+ * A recording proxy in front of the server, so the test counts the jobs the server really
+ * started (that server has no activity listing). Absolute URLs in answers (job url, next)
+ * are rewritten to the proxy, as if the server were there.
+ */
+async function startRecordingProxy(target: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+      const body = chunks.length ? Buffer.concat(chunks) : undefined;
+      fetch(`${target}${req.url}`, { method: req.method, headers, body })
+        .then(async (answer) => {
+          const own = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+          const text = (await answer.text()).split(target).join(own);
+          calls.push({ method: req.method ?? 'GET', path: new URL(req.url ?? '/', own).pathname, status: answer.status });
+          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+          res.end(text);
+        })
+        .catch((err: unknown) => {
+          res.writeHead(502, { 'content-type': 'text/plain' });
+          res.end(String(err));
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+const started = (kind: 'crawl' | 'batch/scrape', from: number) =>
+  calls.slice(from).filter((c) => c.method === 'POST' && c.path === `/v2/${kind}` && c.status === 200).length;
 
 before(async () => {
   assert.ok(OSS_URL, 'WEBDATA_OSS_URL is not set: run through `npm run test:compat`');
@@ -46,7 +84,10 @@ before(async () => {
   store = new FilesystemStore({ root: join(dir, 'store') });
   // That server signs nothing: no secret, deliveries are hints that wake the workflow.
   webhook = await startWebhookServer({ client: env.client, host: SITE_HOST, onDecision: (d) => decisions.push(d) });
-  worker = await createWebDataWorker({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, client: api, store });
+  const recording = await startRecordingProxy(OSS_URL);
+  proxy = recording.server;
+  const workerApi = new WebDataClient({ apiKey: 'compat-key', baseUrl: recording.url });
+  worker = await createWebDataWorker({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, client: workerApi, store });
   workerRun = worker.run();
 });
 
@@ -54,6 +95,7 @@ after(async () => {
   worker?.shutdown();
   await workerRun?.catch(() => undefined);
   await webhook?.close();
+  proxy?.close();
   await api?.close();
   await store?.close();
   await site?.close();
@@ -148,6 +190,7 @@ const input = (): PipelineInput => ({
 test('2. map → select → crawl → batch with webhooks: completed, each page once, the URLs the server returned', async () => {
   const id = `compat-${Date.now()}`;
   const before = decisions.length;
+  const callsBefore = calls.length;
   const handle = await startPipeline(env.client, input(), { taskQueue: TASK_QUEUE, workflowId: id });
   const result = await handle.result();
   const table = Object.entries(result.stages).map(([stage, r]) => `  ${stage.padEnd(9)} ${r?.status}${r?.reason ? ` (${r.reason})` : ''} documents ${r?.documents ?? '-'} credits ${r?.credits ?? '-'}`);
@@ -155,6 +198,11 @@ test('2. map → select → crawl → batch with webhooks: completed, each page 
   assert.equal(result.status, 'completed', JSON.stringify(result.stages));
   const { crawl, batch } = result.stages;
   assert.ok(crawl?.jobId, 'no crawl job');
+  const jobs = { crawl: started('crawl', callsBefore), batch: started('batch/scrape', callsBefore) };
+  console.log(`jobs the server started for the run: crawl ${jobs.crawl}, batch ${jobs.batch}; requests ${calls.length - callsBefore} (${calls.slice(callsBefore).filter((c) => c.status >= 400).map((c) => `${c.method} ${c.path.replace(/[0-9a-f-]{36}/, ':id')} ${c.status}`).join(', ') || 'none failed'})`);
+  assert.equal(jobs.crawl, 1, 'the crawl was bought more than once');
+  assert.equal(jobs.batch, batch?.jobId ? 1 : 0, 'the batch was bought more than once');
+  assert.equal(result.credits.spent, Object.values(result.credits.byStage).reduce((a, b) => a + (b ?? 0), 0), 'the credit total leaves a stage out');
 
   const stored: string[] = [];
   for await (const doc of store.readDocuments(id)) if (doc.kind === 'crawl' || doc.kind === 'batch') stored.push(doc.url);
