@@ -52,3 +52,14 @@ export const DEFAULT_BROWSER_ACTIVITY_TTL_SEC = 300;
 /** Activity listing page size when the query sets no `limit` (1-100). */
 export const DEFAULT_ACTIVITY_LIMIT = 50;
 export const MAX_ACTIVITY_LIMIT = 100;
+
+// Agent and extract (contract notes "Shapes of routes the reference names without showing").
+export const MAX_AGENT_PROMPT = 10_000;
+/** URLs an agent request may name (the hosted service names no limit; extract's is 10). */
+export const MAX_AGENT_URLS = 100;
+export const MAX_EXTRACT_URLS = 10;
+
+// Parse (contract notes): one uploaded file, up to 50 MB.
+export const MAX_PARSE_FILE_BYTES = 50 * 1024 * 1024;
+/** File kinds POST /v2/parse converts, as named in its 415 answer. */
+export const PARSE_FILE_KINDS = ['PDF', 'DOCX', 'HTML', 'text'] as const;

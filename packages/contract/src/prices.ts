@@ -22,6 +22,12 @@ export const PRICES = {
   searchPer10Results: { base: 2, anon: 2, zdr: 10 },
   /** Browser sessions and interact, per minute, prorated by the second, at least one minute. */
   browserPerMinute: { base: 2, withPrompt: 7 },
+  /**
+   * Agent and extract: each page they read is billed as a page, and each model call by the
+   * tokens it used, one credit per started block of this many tokens (at least one credit).
+   * Token usage routes count the same tokens; a plan's tokens are its credits times this.
+   */
+  modelTokensPerCredit: 1000,
 } as const;
 
 /** Credits one page costs with the given formats (strings or `{ type }` objects). */
@@ -62,4 +68,9 @@ export function browserCredits(durationMs: number, opts: { promptUsed?: boolean 
   const perMinute = browserCreditsPerMinute(opts.promptUsed);
   const seconds = Math.max(60, Math.ceil(Math.max(0, durationMs) / 1000));
   return Math.round((perMinute * seconds * 100) / 60) / 100;
+}
+
+/** Credits of one model call of agent or extract that used `tokens` tokens. */
+export function modelCallCredits(tokens: number): number {
+  return Math.max(1, Math.ceil(Math.max(0, tokens) / PRICES.modelTokensPerCredit));
 }

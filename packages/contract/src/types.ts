@@ -280,11 +280,88 @@ export interface SupportAnswer {
   [key: string]: unknown;
 }
 
-/** GET /v2/extract/{id}: shape not shown by the reference. */
-export interface ExtractResponse {
-  success?: boolean;
-  status?: string;
+/** Status of an agent or extract job (contract notes). */
+export type AgentJobStatus = 'processing' | 'completed' | 'failed' | 'cancelled';
+
+/** POST /v2/agent and POST /v2/extract: the job id to read with GET. */
+export interface AgentStartResponse {
+  success: boolean;
+  id: string;
+  [key: string]: unknown;
+}
+export type ExtractStartResponse = AgentStartResponse;
+
+/** GET /v2/agent/{id} (contract notes). `data` follows the request's `schema` when one was given. */
+export interface AgentStatusResponse {
+  success: boolean;
+  status: AgentJobStatus | (string & {});
   data?: unknown;
+  error?: string;
+  creditsUsed: number;
+  expiresAt?: string;
+  [key: string]: unknown;
+}
+
+/** DELETE /v2/agent/{id}. */
+export interface AgentCancelResponse {
+  success: boolean;
+  status?: 'cancelled' | (string & {});
+  [key: string]: unknown;
+}
+
+/** GET /v2/extract/{id} (contract notes): `creditsUsed` may be absent on the hosted service. */
+export interface ExtractResponse {
+  success: boolean;
+  status: AgentJobStatus | (string & {});
+  data?: unknown;
+  error?: string;
+  expiresAt?: string;
+  creditsUsed?: number;
+  /** With `showSources`: the URLs the answer was drawn from. */
+  sources?: unknown;
+  warning?: string;
+  [key: string]: unknown;
+}
+
+/** POST /v2/parse: answered like a scrape. */
+export type ParseResponse = ScrapeResponse;
+
+/** GET /v2/team/queue-status (contract notes). */
+export interface QueueStatusResponse {
+  success: boolean;
+  jobsInQueue: number;
+  activeJobsInQueue: number;
+  waitingJobsInQueue: number;
+  maxConcurrency: number;
+  /** ISO time of the team's most recent successful job; null when there is none. */
+  mostRecentSuccess: string | null;
+  [key: string]: unknown;
+}
+
+/** GET /v2/team/token-usage: the credit-usage route with tokens. */
+export interface TokenUsageResponse {
+  success: boolean;
+  data: {
+    remainingTokens: number;
+    planTokens?: number;
+    billingPeriodStart?: string | null;
+    billingPeriodEnd?: string | null;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+/** GET /v2/team/token-usage/historical. */
+export interface TokenUsagePeriod {
+  startDate: string;
+  endDate: string;
+  apiKey?: string;
+  totalTokens: number;
+  [key: string]: unknown;
+}
+export interface HistoricalTokenUsageResponse {
+  success: boolean;
+  periods: TokenUsagePeriod[];
   [key: string]: unknown;
 }
 

@@ -12,3 +12,5 @@ export * from './search.js';
 export * from './browser.js';
 export * from './support.js';
 export * from './team.js';
+export * from './agent.js';
+export * from './parse.js';

@@ -1,4 +1,4 @@
-// Team queries: activity listing (4.4) and historical credit usage (4.14).
+// Team queries: activity listing (4.4), historical credit usage (4.14) and its token twin.
 import { z } from 'zod';
 import { nonEmpty, queryBool, queryInt } from './common.js';
 import { MAX_ACTIVITY_LIMIT } from '../defaults.js';
@@ -27,8 +27,12 @@ export const historicalCreditUsageQuerySchema = z.strictObject({
   byApiKey: queryBool.optional(),
 });
 
+/** GET /v2/team/token-usage/historical mirrors the credit-usage history. */
+export const historicalTokenUsageQuerySchema = historicalCreditUsageQuerySchema;
+
 export type ActivityEndpoint = (typeof activityEndpoints)[number];
 export type ActivityQuery = z.input<typeof activityQuerySchema>;
 export type ActivityQueryParsed = z.output<typeof activityQuerySchema>;
 export type HistoricalCreditUsageQuery = z.input<typeof historicalCreditUsageQuerySchema>;
 export type HistoricalCreditUsageQueryParsed = z.output<typeof historicalCreditUsageQuerySchema>;
+export type HistoricalTokenUsageQuery = z.input<typeof historicalTokenUsageQuerySchema>;
