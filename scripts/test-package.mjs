@@ -152,6 +152,22 @@ console.log(JSON.stringify({ client: typeof api.WebDataClient, temporal: loaded.
   const workflowsPath = run('node', ['--input-type=module', '-e', "console.log(import.meta.resolve('webdata-temporal/workflows'))"], { cwd: app }).trim();
   check(workflowsPath.includes('/node_modules/webdata-temporal/lib/workflows/index.js'), `webdata-temporal/workflows resolves to compiled JS in node_modules (${workflowsPath})`);
 
+  // The bins of the installed packages, with no @temporalio/testing and no TypeScript there.
+  const bin = (name, args, env = {}) => {
+    try {
+      return { code: 0, out: run(join(app, 'node_modules', '.bin', name), args, { cwd: app, env: { ...process.env, ...env } }) };
+    } catch (err) {
+      return { code: err.status, out: `${err.stdout ?? ''}${err.stderr ?? ''}` };
+    }
+  };
+  const help = bin('webdata', ['--help']);
+  check(help.code === 0 && /webdata run/.test(help.out), 'the installed `webdata` bin prints its help');
+  const noEnv = bin('webdata', ['worker'], { WEBDATA_API_URL: '', WEBDATA_API_KEY: '', WEBDATA_STORE: '' });
+  check(noEnv.code === 2 && /WEBDATA_API_URL/.test(noEnv.out) && !/\n\s+at /.test(noEnv.out),
+    `\`webdata worker\` without settings names the missing variable and exits 2 (exit ${noEnv.code})`);
+  const svcHelp = bin('webdata-service', ['--help']);
+  check(svcHelp.code === 0 && /--port/.test(svcHelp.out), 'the installed `webdata-service` bin prints its help');
+
   // ---- 2. a strict TypeScript consumer ------------------------------------------------------
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
     compilerOptions: {
