@@ -216,7 +216,14 @@ describe('every method sends the right request', () => {
       body: { question: 'why did it fail?', jobId: ID, context: { a: 1 } },
       response: { requestId: 'r', answer: 'a', confidence: 'high', fixParameters: null, validation: null, feedback: null, durationMs: 5 },
     },
-    { name: 'getExtract', call: (c) => c.getExtract(ID), method: 'GET', path: `/v2/extract/${ID}` },
+    {
+      name: 'getExtract',
+      call: (c) => c.getExtract(ID),
+      method: 'GET',
+      path: `/v2/extract/${ID}`,
+      response: { success: true, status: 'completed', data: { title: 'x' }, expiresAt: '2030-01-01T00:00:00Z' },
+      check: (r) => assert.equal((r as { status: string }).status, 'completed'),
+    },
     {
       name: 'listActivity',
       call: (c) => c.listActivity({ endpoint: 'crawl', limit: 20, cursor: 'abc' }),

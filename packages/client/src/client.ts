@@ -3,35 +3,45 @@
 import type { z } from 'zod';
 import type { Dispatcher } from 'undici';
 import { WebDataApiError, validationError } from './errors.js';
-import { HttpTransport, type HttpCall } from './http.js';
+import { HttpTransport, type HttpCall, type RequestObserver } from './http.js';
+export type { RequestObserver, RequestOutcome, RequestStart } from './http.js';
 import { followPages } from './pagination.js';
-import { asCancel, asJobErrors, asJobStart, asJobStatus, asTyped } from './responses.js';
+import { asAgentStatus, asCancel, asIdStart, asJobErrors, asJobStart, asJobStatus, asTyped } from './responses.js';
+import { readUpload, uploadForm, type ParseFileInput, type ParseFileOptions } from './upload.js';
 import {
   activityQuerySchema,
+  agentRequestSchema,
   batchScrapeRequestSchema,
   browserCreateRequestSchema,
   browserListQuerySchema,
   crawlParamsPreviewRequestSchema,
   crawlRequestSchema,
+  extractRequestSchema,
   historicalCreditUsageQuerySchema,
+  historicalTokenUsageQuerySchema,
   interactRequestSchema,
   jobStatusQuerySchema,
   mapRequestSchema,
+  parseOptionsSchema,
   scrapeRequestSchema,
   searchRequestSchema,
   supportAskRequestSchema,
   uuid,
   nonEmpty,
   type ActivityQuery,
+  type AgentRequest,
   type BatchScrapeRequest,
   type BrowserCreateRequest,
   type BrowserListQuery,
   type CrawlParamsPreviewRequest,
   type CrawlRequest,
+  type ExtractRequest,
   type HistoricalCreditUsageQuery,
+  type HistoricalTokenUsageQuery,
   type InteractRequest,
   type JobStatusQuery,
   type MapRequest,
+  type ParseOptions,
   type ScrapeRequest,
   type SearchRequest,
   type SupportAskRequest,
@@ -39,6 +49,9 @@ import {
 import type {
   ActiveCrawlsResponse,
   ActivityResponse,
+  AgentCancelResponse,
+  AgentStartResponse,
+  AgentStatusResponse,
   BatchScrapeStartResponse,
   BrowserCreateResponse,
   BrowserDeleteResponse,
@@ -48,15 +61,20 @@ import type {
   CrawlStartResponse,
   CreditUsageResponse,
   ExtractResponse,
+  ExtractStartResponse,
   HistoricalCreditUsageResponse,
+  HistoricalTokenUsageResponse,
   InteractResult,
   InteractStopResult,
   JobErrorsResponse,
   JobStatusResponse,
   MapResponse,
+  ParseResponse,
+  QueueStatusResponse,
   ScrapeResponse,
   SearchResponse,
   SupportAnswer,
+  TokenUsageResponse,
 } from 'webdata-contract';
 
 export interface WebDataClientOptions {
@@ -68,6 +86,11 @@ export interface WebDataClientOptions {
   /** A custom undici dispatcher (Pool, Agent, MockAgent...). Default: a keep-alive Agent. */
   dispatcher?: Dispatcher;
   userAgent?: string;
+  /**
+   * Sees every request and its outcome: route (ids as `{id}`), method, status, duration and the
+   * Retry-After asked for. For metrics and traces (the worker wires it); never sees the API key.
+   */
+  observer?: RequestObserver;
 }
 
 /** Last optional argument of every method. */
@@ -79,6 +102,11 @@ export interface RequestOptions {
 export interface StartJobOptions extends RequestOptions {
   /** Sent as `x-idempotency-key` (a UUID): a retried start does not start a second job. */
   idempotencyKey?: string;
+}
+
+/** The file options of `parse`, and the parse `options` sent beside the file as JSON. */
+export interface ParseRequest extends ParseFileOptions {
+  options?: ParseOptions;
 }
 
 /** A page of a job status: `{ skip, limit }`, or a `next` URL from a previous page. */
@@ -123,6 +151,17 @@ export class WebDataClient {
   async getScrape(id: string, options?: RequestOptions): Promise<ScrapeResponse> {
     const jobId = checkId(id, 'scrape id');
     return asTyped(await this.send({ method: 'GET', target: `/v2/scrape/${jobId}`, what: 'scrape retrieval', jobId }, options), 'scrape retrieval');
+  }
+
+  /**
+   * POST /v2/parse: uploads one file (a path, a Buffer or a readable stream; at most 50 MB,
+   * checked before sending) and answers like a scrape. The file is read into memory first.
+   */
+  async parse(file: ParseFileInput, request: ParseRequest = {}, options?: RequestOptions): Promise<ParseResponse> {
+    const parseOptions = request.options === undefined ? undefined : check(parseOptionsSchema, request.options, 'parse options');
+    const upload = await readUpload(file, request);
+    const form = uploadForm(upload, parseOptions);
+    return asTyped(await this.send({ method: 'POST', target: '/v2/parse', form, what: 'parse' }, options), 'parse');
   }
 
   async interact(jobId: string, body: InteractRequest, options?: RequestOptions): Promise<InteractResult> {
@@ -247,7 +286,7 @@ export class WebDataClient {
     return asTyped(await this.send({ method: 'DELETE', target: `/v2/browser/${encodeURIComponent(sessionId)}`, what }, options), what);
   }
 
-  // ---- support, extract, team ----------------------------------------------------------
+  // ---- support and team ----------------------------------------------------------
 
   /** The service may take up to its 60 s budget; pass a larger `timeoutMs` if the default is tight. */
   async askSupport(body: SupportAskRequest, options?: RequestOptions): Promise<SupportAnswer> {
@@ -255,9 +294,37 @@ export class WebDataClient {
     return asTyped(await this.send({ method: 'POST', target: '/v2/support/ask', body: parsed, what: 'support ask' }, options), 'support ask');
   }
 
+  // ---- agent and extract ----------------------------------------------------------------
+
+  /** POST /v2/agent; `maxCredits` caps what the job may spend. Read the result with getAgent. */
+  async startAgent(body: AgentRequest, options?: RequestOptions): Promise<AgentStartResponse> {
+    const parsed = check(agentRequestSchema, body, 'agent body');
+    return asIdStart(await this.send({ method: 'POST', target: '/v2/agent', body: parsed, what: 'agent start' }, options), 'agent start');
+  }
+
+  /** GET /v2/agent/{id}; a failed job is returned (`status: "failed"`, `error`), not thrown. `creditsUsed` -1 when absent. */
+  async getAgent(id: string, options?: RequestOptions): Promise<AgentStatusResponse> {
+    const jobId = checkId(id, 'agent id');
+    const r = asAgentStatus(await this.send({ method: 'GET', target: `/v2/agent/${jobId}`, what: 'agent status', jobId }, options), 'agent status');
+    return { ...r, creditsUsed: typeof r.creditsUsed === 'number' ? r.creditsUsed : -1 };
+  }
+
+  async cancelAgent(id: string, options?: RequestOptions): Promise<AgentCancelResponse> {
+    const jobId = checkId(id, 'agent id');
+    const r = asTyped<AgentCancelResponse>(await this.send({ method: 'DELETE', target: `/v2/agent/${jobId}`, what: 'agent cancel', jobId }, options), 'agent cancel');
+    return { ...r, success: r.success !== false };
+  }
+
+  /** POST /v2/extract (deprecated on the hosted service in favour of agent, still served). */
+  async startExtract(body: ExtractRequest, options?: RequestOptions): Promise<ExtractStartResponse> {
+    const parsed = check(extractRequestSchema, body, 'extract body');
+    return asIdStart(await this.send({ method: 'POST', target: '/v2/extract', body: parsed, what: 'extract start' }, options), 'extract start');
+  }
+
+  /** GET /v2/extract/{id}; a failed job is returned (`status: "failed"`, `error`), not thrown. */
   async getExtract(id: string, options?: RequestOptions): Promise<ExtractResponse> {
     const jobId = checkId(id, 'extract id');
-    return asTyped(await this.send({ method: 'GET', target: `/v2/extract/${jobId}`, what: 'extract retrieval', jobId }, options), 'extract retrieval');
+    return asAgentStatus(await this.send({ method: 'GET', target: `/v2/extract/${jobId}`, what: 'extract status', jobId }, options), 'extract status');
   }
 
   async listActivity(query: ActivityQuery = {}, options?: RequestOptions): Promise<ActivityResponse> {
@@ -271,6 +338,34 @@ export class WebDataClient {
 
   async getCreditUsage(options?: RequestOptions): Promise<CreditUsageResponse> {
     return asTyped(await this.send({ method: 'GET', target: '/v2/team/credit-usage', what: 'credit usage' }, options), 'credit usage');
+  }
+
+  /** GET /v2/team/queue-status; counts default to 0 and `mostRecentSuccess` to null when absent. */
+  async getQueueStatus(options?: RequestOptions): Promise<QueueStatusResponse> {
+    const r = asTyped<QueueStatusResponse>(await this.send({ method: 'GET', target: '/v2/team/queue-status', what: 'queue status' }, options), 'queue status');
+    const count = (v: unknown) => (typeof v === 'number' ? v : 0);
+    return {
+      ...r,
+      jobsInQueue: count(r.jobsInQueue),
+      activeJobsInQueue: count(r.activeJobsInQueue),
+      waitingJobsInQueue: count(r.waitingJobsInQueue),
+      maxConcurrency: count(r.maxConcurrency),
+      mostRecentSuccess: typeof r.mostRecentSuccess === 'string' ? r.mostRecentSuccess : null,
+    };
+  }
+
+  async getTokenUsage(options?: RequestOptions): Promise<TokenUsageResponse> {
+    return asTyped(await this.send({ method: 'GET', target: '/v2/team/token-usage', what: 'token usage' }, options), 'token usage');
+  }
+
+  async getHistoricalTokenUsage(query: HistoricalTokenUsageQuery = {}, options?: RequestOptions): Promise<HistoricalTokenUsageResponse> {
+    const parsed = check(historicalTokenUsageQuerySchema, query, 'historical token usage query');
+    const what = 'historical token usage';
+    const r = asTyped<HistoricalTokenUsageResponse>(
+      await this.send({ method: 'GET', target: '/v2/team/token-usage/historical', query: parsed, what }, options),
+      what,
+    );
+    return { ...r, periods: Array.isArray(r.periods) ? r.periods : [] };
   }
 
   async getHistoricalCreditUsage(query: HistoricalCreditUsageQuery = {}, options?: RequestOptions): Promise<HistoricalCreditUsageResponse> {

@@ -2,7 +2,7 @@
 // abort, JSON in and out, and classification of every failure into WebDataApiError.
 // No retries here: retries belong to Temporal (ARCHITECTURE principle 2).
 import { randomUUID } from 'node:crypto';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import { WebDataApiError, httpError } from './errors.js';
 import { redactString } from './redact.js';
 
@@ -16,6 +16,8 @@ export interface HttpCall {
   target: string | URL;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** A multipart body (POST /v2/parse), sent instead of `body`; its content-type carries the boundary. */
+  form?: FormData;
   headers?: Record<string, string>;
   /** Names the call in error messages: `crawl status`. */
   what: string;
@@ -36,6 +38,51 @@ export interface HttpTransportOptions {
   timeoutMs?: number;
   dispatcher?: Dispatcher;
   userAgent?: string;
+  /** Sees every request and its outcome (metrics, traces); never the API key or the URL's query. */
+  observer?: RequestObserver;
+}
+
+/** One request as an observer sees it: the route has ids replaced by `{id}` (`GET /v2/crawl/{id}`). */
+export interface RequestStart {
+  method: HttpCall['method'];
+  route: string;
+  /** The call's name in error messages: `crawl status`. */
+  what: string;
+}
+
+export interface RequestOutcome extends RequestStart {
+  /** HTTP status; absent when no response came (network error, timeout, abort). */
+  status?: number;
+  durationMs: number;
+  /** The wait the service asked for in Retry-After (429, 503), in ms. */
+  retryAfterMs?: number;
+  /** WebDataApiError kind when the call failed (`rate_limited`, `timeout`, `network`...). */
+  errorKind?: string;
+}
+
+/**
+ * Observes the client's requests without depending on any telemetry library. `onRequest` runs
+ * just before a request, in the caller's async context (so a tracer can start a child span);
+ * the function it may return is called once with the outcome. An observer that throws is ignored.
+ */
+export interface RequestObserver {
+  onRequest?(request: RequestStart): ((outcome: RequestOutcome) => void) | void;
+  onResponse?(outcome: RequestOutcome): void;
+}
+
+/** Path segments that are ids (contain a digit, or are the call's job id) become `{id}`. */
+function routeOf(call: HttpCall, pathname: string, basePath: string): string {
+  const path = basePath && pathname.startsWith(basePath + '/') ? pathname.slice(basePath.length) : pathname;
+  const route = path.split('/').map((seg) => (seg !== '' && (seg === call.jobId || /\d/.test(seg.replace(/^v\d+$/, ''))) ? '{id}' : seg)).join('/');
+  return route;
+}
+
+function quietly<A extends unknown[], R>(fn: ((...args: A) => R) | undefined, ...args: A): R | undefined {
+  try {
+    return fn?.(...args);
+  } catch {
+    return undefined;
+  }
 }
 
 // undici error codes that mean "the server took too long" rather than "no connection".
@@ -54,6 +101,7 @@ export class HttpTransport {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly userAgent: string;
+  private readonly observer: RequestObserver | undefined;
 
   constructor(options: HttpTransportOptions) {
     this.apiKey = options.apiKey;
@@ -64,6 +112,7 @@ export class HttpTransport {
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
     this.ownsDispatcher = options.dispatcher === undefined;
     this.userAgent = options.userAgent ?? 'webdata-temporal';
+    this.observer = options.observer;
   }
 
   /** Resolves `/v2/...` below the base URL, keeping a path prefix of the base if any. */
@@ -75,6 +124,29 @@ export class HttpTransport {
   }
 
   async call(call: HttpCall): Promise<HttpResult> {
+    const observer = this.observer;
+    if (!observer) return this.attempt(call);
+    const route = routeOf(call, this.resolve(call.target).pathname, this.baseUrl.pathname.replace(/\/$/, ''));
+    const start: RequestStart = { method: call.method, route, what: call.what };
+    const end = quietly(observer.onRequest?.bind(observer), start);
+    const began = performance.now();
+    const report = (outcome: Omit<RequestOutcome, keyof RequestStart | 'durationMs'>) => {
+      const full: RequestOutcome = { ...start, durationMs: performance.now() - began, ...outcome };
+      if (typeof end === 'function') quietly(end, full);
+      quietly(observer.onResponse?.bind(observer), full);
+    };
+    try {
+      const result = await this.attempt(call);
+      report({ status: result.status });
+      return result;
+    } catch (err) {
+      const e = err instanceof WebDataApiError ? err : undefined;
+      report({ status: e?.status, retryAfterMs: e?.retryAfterMs, errorKind: e?.kind ?? 'unknown' });
+      throw err;
+    }
+  }
+
+  private async attempt(call: HttpCall): Promise<HttpResult> {
     const url = this.resolve(call.target, call.query);
     const requestId = randomUUID();
     const headers: Record<string, string> = {
@@ -84,8 +156,10 @@ export class HttpTransport {
       'x-request-id': requestId,
       ...call.headers,
     };
-    let payload: string | undefined;
-    if (call.body !== undefined) {
+    let payload: string | FormData | undefined;
+    if (call.form !== undefined) {
+      payload = call.form;
+    } else if (call.body !== undefined) {
       payload = JSON.stringify(call.body);
       headers['content-type'] = 'application/json';
     }

@@ -1,7 +1,8 @@
 // webdata-client: the typed HTTP client for every v2 endpoint. No Temporal imports; the wire
 // contract (request schemas and response types) is re-exported for convenience.
 export { WebDataClient } from './client.js';
-export type { WebDataClientOptions, RequestOptions, StartJobOptions, JobStatusPage } from './client.js';
+export type { WebDataClientOptions, RequestOptions, StartJobOptions, JobStatusPage, ParseRequest } from './client.js';
+export type { ParseFileInput, ParseFileOptions } from './upload.js';
 export { WebDataApiError, isWebDataApiError, isApiErrorBody, isRouteMissing } from './errors.js';
 export type { WebDataErrorKind, WebDataApiErrorInit } from './errors.js';
 export { DEFAULT_TIMEOUT_MS } from './http.js';

@@ -71,3 +71,20 @@ export function asJobErrors(result: HttpResult, what: string): JobErrorsResponse
 export function asTyped<T>(result: HttpResult, what: string): T {
   return asObject(result, what) as T;
 }
+
+/** Kickoff of agent and extract: `{ success, id }`. */
+export function asIdStart(result: HttpResult, what: string): { success: boolean; id: string; [key: string]: unknown } {
+  const o = asObject(result, what);
+  if (typeof o.id !== 'string' || o.id === '') throw invalid(result, what, 'no job id');
+  return { ...o, success: o.success !== false, id: o.id };
+}
+
+/**
+ * Status of an agent or extract job: a status string is required; `success` defaults to
+ * true unless the body says false. A failed job (HTTP 200, `status: "failed"`) is returned.
+ */
+export function asAgentStatus(result: HttpResult, what: string): { success: boolean; status: string; [key: string]: unknown } {
+  const o = asObject(result, what);
+  if (typeof o.status !== 'string') throw invalid(result, what, 'no status');
+  return { ...o, success: o.success !== false, status: o.status };
+}
