@@ -6,12 +6,15 @@ import type { z } from 'zod';
 import type { WebDataClient } from '../../packages/client/src/client.js';
 import {
   activityQuerySchema,
+  agentRequestSchema,
   batchScrapeRequestSchema,
   browserCreateRequestSchema,
   browserListQuerySchema,
   crawlParamsPreviewRequestSchema,
   crawlRequestSchema,
+  extractRequestSchema,
   historicalCreditUsageQuerySchema,
+  historicalTokenUsageQuerySchema,
   interactRequestSchema,
   jobStatusQuerySchema,
   mapRequestSchema,
@@ -141,14 +144,25 @@ export function inputCases(): InputCase[] {
       http: (value) => ({ method: 'DELETE', path: value === '' ? '/v2/browser' : `/v2/browser/${pathId(value)}` }),
     },
     body('askSupport body', 'support ask body', supportAskRequestSchema, { question: 'why?' }, 'POST', '/v2/support/ask', (c, v) => c.askSupport(v)),
+    body('startAgent body', 'agent body', agentRequestSchema, { prompt: 'find it' }, 'POST', '/v2/agent', (c, v) => c.startAgent(v)),
+    id('getAgent id', 'agent id', 'GET', (i) => `/v2/agent/${i}`, (c, v) => c.getAgent(v)),
+    id('cancelAgent id', 'agent id', 'DELETE', (i) => `/v2/agent/${i}`, (c, v) => c.cancelAgent(v)),
+    body('startExtract body', 'extract body', extractRequestSchema, { urls: [SITE], prompt: 'the title' }, 'POST', '/v2/extract', (c, v) => c.startExtract(v)),
     id('getExtract id', 'extract id', 'GET', (i) => `/v2/extract/${i}`, (c, v) => c.getExtract(v)),
     query('listActivity query', 'activity query', activityQuerySchema, '/v2/team/activity', (c, v) => c.listActivity(v)),
     query('getHistoricalCreditUsage query', 'historical credit usage query', historicalCreditUsageQuerySchema, '/v2/team/credit-usage/historical', (c, v) => c.getHistoricalCreditUsage(v)),
+    query('getHistoricalTokenUsage query', 'historical token usage query', historicalTokenUsageQuerySchema, '/v2/team/token-usage/historical', (c, v) => c.getHistoricalTokenUsage(v)),
   ];
 }
 
 /** Methods with no input to validate (nothing a caller can get wrong). */
-export const NO_INPUT_METHODS = ['listActiveCrawls', 'getCreditUsage', 'close'];
+export const NO_INPUT_METHODS = ['listActiveCrawls', 'getCreditUsage', 'getQueueStatus', 'getTokenUsage', 'close'];
+
+/**
+ * Methods whose input is not a JSON body, query or path: `parse` uploads a file (multipart);
+ * its refusals before sending are tested in test/api/agent-extract-parse.test.ts.
+ */
+export const NON_JSON_METHODS = ['parse'];
 
 /** Query values as a server receives them (text); objects as JSON, arrays as repeated names. */
 export function toSearchParams(query: Record<string, unknown> | undefined): URLSearchParams {

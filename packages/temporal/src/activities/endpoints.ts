@@ -179,14 +179,6 @@ export function createEndpointActivities(deps: ActivityDeps) {
       });
     },
 
-    async getExtract(input: { id: string }) {
-      const scope = currentScope();
-      return mapFailures(async () => {
-        const res = await client.getExtract(input.id, { signal: scope.signal });
-        return { status: res.status, success: res.success };
-      });
-    },
-
     async listActivity(input: { query?: ActivityQuery } = {}): Promise<ActivityResponse> {
       const scope = currentScope();
       return mapFailures(() => client.listActivity(input.query ?? {}, { signal: scope.signal }));

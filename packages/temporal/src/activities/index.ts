@@ -1,4 +1,5 @@
 // createActivities: every endpoint as an activity, plus the collectors and link-list helpers.
+import { createAgentActivities } from './agents.js';
 import { createCollectors } from './collect.js';
 import type { ActivityDeps } from './deps.js';
 import { createEndpointActivities } from './endpoints.js';
@@ -12,6 +13,7 @@ export function createActivities(deps: ActivityDeps) {
   const { collect: _collect, ...collectors } = createCollectors(deps, robots);
   return {
     ...createEndpointActivities(deps),
+    ...createAgentActivities(deps),
     ...createJobActivities(deps),
     ...createLinkActivities(deps),
     ...createRobotsActivities(deps, robots),
@@ -27,3 +29,4 @@ export { DEFAULT_ROBOTS_USER_AGENT } from './robots.js';
 export { toActivityFailure, mapFailures, isRetryableKind } from './failures.js';
 export * from './retry-policies.js';
 export type * from './types.js';
+export type { AgentJobResult, ParseActivityResult } from './agents.js';
