@@ -5,11 +5,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { WORKFLOW_METRICS_PATH } from './metrics.js';
 import { WORKFLOWS_PATH } from './worker.js';
 
-/** Writes the bundle of the package's workflows to `outPath`; returns its size in bytes. */
+/**
+ * Writes the bundle of the package's workflows (with the metrics interceptor module) to
+ * `outPath`; returns its size in bytes.
+ */
 export async function writeWorkflowBundle(outPath: string): Promise<number> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH });
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: [WORKFLOW_METRICS_PATH] });
   mkdirSync(dirname(resolve(outPath)), { recursive: true });
   writeFileSync(resolve(outPath), code);
   return code.length;

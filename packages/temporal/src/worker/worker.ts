@@ -2,10 +2,13 @@
 // `node --import tsx src/worker.ts` (or `webdata worker`) configures it from the environment.
 import { fileURLToPath } from 'node:url';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type LogLevel, type RuntimeOptions, type WorkerOptions } from '@temporalio/worker';
 import { WebDataClient } from 'webdata-client';
 import { createActivities } from '../activities/index.js';
 import { readWorkerSettings, WorkerSettingsError, type WorkerSettings } from '../config/worker-env.js';
+import { createWorkerLogger, formatLogLine } from './logging.js';
+import { combineObservers, createWebDataMetrics, withStoreMetrics, WORKFLOW_METRICS_PATH, type WebDataMetrics } from './metrics.js';
+import { readOtlpSettings, startTracing, TracingUnavailableError, type OtlpSettings } from './tracing.js';
 import { createStore } from 'webdata-storage';
 import type { DocumentStore } from 'webdata-storage';
 
@@ -26,7 +29,13 @@ export interface WebDataWorkerOptions {
   collectPageSize?: number;
   /** robots.txt agent of the pipeline's own robots check; default `WebDataBot` (ActivityDeps.robotsUserAgent). */
   robotsUserAgent?: string;
-  /** Extra WorkerOptions (interceptors, sinks, tuning). */
+  /**
+   * The package's metrics (pages stored, and the workflow's credits, job and run durations) on
+   * the runtime's meter; default on (a no-op without a metrics exporter), `false` for none.
+   * Request metrics need the client built with `observer: metrics.observer`.
+   */
+  metrics?: WebDataMetrics | false;
+  /** Extra WorkerOptions (interceptors, sinks, plugins, tuning). */
   overrides?: Partial<WorkerOptions>;
 }
 
@@ -34,16 +43,22 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
   const workflowSource = options.workflowBundlePath
     ? { workflowBundle: { codePath: options.workflowBundlePath } }
     : { workflowsPath: WORKFLOWS_PATH };
+  const metrics = options.metrics === false ? undefined : (options.metrics ?? createWebDataMetrics());
+  const store = metrics ? withStoreMetrics(options.store, metrics) : options.store;
+  const interceptors = options.overrides?.interceptors;
+  // A prebuilt bundle carries its interceptor modules (bundle.ts adds the metrics one).
+  const workflowModules = options.workflowBundlePath || !metrics ? interceptors?.workflowModules : [...(interceptors?.workflowModules ?? []), WORKFLOW_METRICS_PATH];
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
     ...workflowSource,
-    activities: createActivities({ client: options.client, store: options.store, collectPageSize: options.collectPageSize, robotsUserAgent: options.robotsUserAgent }),
+    activities: createActivities({ client: options.client, store, collectPageSize: options.collectPageSize, robotsUserAgent: options.robotsUserAgent }),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
     maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTaskExecutions,
     maxTaskQueueActivitiesPerSecond: options.maxTaskQueueActivitiesPerSecond,
     ...options.overrides,
+    ...(workflowModules ? { interceptors: { ...interceptors, workflowModules } } : {}),
   });
 }
 
@@ -55,7 +70,15 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
   });
   const connection = await NativeConnection.connect(connect.connectionOptions);
   const store = await createStore(settings.store);
-  const client = new WebDataClient({ apiKey: settings.apiKey, baseUrl: settings.apiUrl, timeoutMs: settings.apiTimeoutMs });
+  // Traces only when an OTLP endpoint is set (the OpenTelemetry packages load only then).
+  const tracing = await startTracing(readOtlpSettings(env));
+  const metrics = createWebDataMetrics();
+  const client = new WebDataClient({
+    apiKey: settings.apiKey,
+    baseUrl: settings.apiUrl,
+    timeoutMs: settings.apiTimeoutMs,
+    observer: combineObservers(metrics.observer, tracing?.observer),
+  });
   const worker = await createWebDataWorker({
     connection,
     namespace: connect.namespace,
@@ -68,6 +91,8 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
     maxTaskQueueActivitiesPerSecond: settings.maxTaskQueueActivitiesPerSecond,
     collectPageSize: settings.collectPageSize,
     robotsUserAgent: settings.robotsUserAgent,
+    metrics,
+    overrides: tracing ? { plugins: [tracing.plugin] } : undefined,
   });
   return {
     worker,
@@ -76,6 +101,7 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
       await client.close();
       await store.close();
       await connection.close();
+      await tracing?.shutdown();
     },
   };
 }
@@ -88,9 +114,10 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
     process.exitCode = 2;
     return;
   }
-  Runtime.install({ logger: new DefaultLogger(level as LogLevel) });
   let built;
   try {
+    const early = readWorkerSettings(env);
+    Runtime.install(workerRuntimeOptions(level as LogLevel, early, readOtlpSettings(env)));
     built = await createWorkerFromEnv(env);
   } catch (err) {
     if (err instanceof WorkerSettingsError) {
@@ -98,16 +125,48 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
       process.exitCode = 2;
       return;
     }
+    if (err instanceof TracingUnavailableError) {
+      console.error(`webdata worker: ${err.message}`);
+      process.exitCode = 2;
+      return;
+    }
     throw err;
   }
   const { worker, settings } = built;
   // Worker.runUntil/shutdown: the SDK installs SIGINT/SIGTERM handlers that call shutdown().
-  console.log(`webdata worker: task queue ${settings.taskQueue}, service ${settings.apiUrl}, store ${settings.store}`);
+  // The ready line is printed whatever the log level (tools wait for it).
+  const ready = `webdata worker: task queue ${settings.taskQueue}, service ${settings.apiUrl}, store ${settings.store}`;
+  const exporting = settings.metricsBind ? `, metrics on http://${settings.metricsBind}/metrics` : '';
+  if (settings.logFormat === 'json') {
+    console.log(formatLogLine({ level: 'INFO', message: ready + exporting, timestampNanos: BigInt(Date.now()) * 1_000_000n, meta: { taskQueue: settings.taskQueue } }, 'json'));
+  } else {
+    console.log(ready + exporting);
+  }
   try {
     await worker.run();
   } finally {
     await built.close();
   }
+}
+
+/**
+ * Runtime options of the environment-configured worker: its logger (WEBDATA_LOG_FORMAT, core
+ * logs forwarded to it) and one metrics exporter for the SDK's and the package's metrics:
+ * Prometheus on WEBDATA_METRICS_BIND, else OTLP to OTEL_EXPORTER_OTLP_(METRICS_)ENDPOINT.
+ */
+export function workerRuntimeOptions(level: LogLevel, settings: Pick<WorkerSettings, 'metricsBind' | 'logFormat'>, otlp?: OtlpSettings): RuntimeOptions {
+  const metrics = settings.metricsBind
+    ? { prometheus: { bindAddress: settings.metricsBind, useSecondsForDurations: true } }
+    : otlp?.metricsUrl
+      ? { otel: { url: otlp.metricsUrl, http: otlp.protocol !== 'grpc', headers: otlp.headers, metricsExportInterval: 10_000, useSecondsForDurations: true } }
+      : undefined;
+  return {
+    logger: createWorkerLogger(level, settings.logFormat),
+    telemetryOptions: {
+      logging: { forward: {} },
+      ...(metrics ? { metrics } : {}),
+    },
+  };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -1,0 +1,59 @@
+// Workflow interceptors (bundled with the workflows: deterministic, no Node built-ins) recording
+// the pipeline's metrics through the workflow's replay-safe metricMeter (nothing is recorded
+// while replaying, so a run counts once however often its history is replayed):
+//   webdata_credits{stage}                 credits of a finished run, by stage (its credit report)
+//   webdata_job_duration{kind}             ms from a job's start to the end of its collection
+//   webdata_pipeline_runs{status}          finished runs (a continue-as-new is not a finish)
+//   webdata_pipeline_duration{status}      ms of the run's last execution, start to result
+import { metricMeter, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
+
+const PIPELINE = 'webDataPipeline';
+const STARTS: Record<string, string> = { startCrawl: 'crawl', startBatchScrape: 'batch' };
+const COLLECTS: Record<string, string> = { collectCrawl: 'crawl', collectBatch: 'batch' };
+
+interface PipelineOutcome {
+  status?: string;
+  credits?: { byStage?: Record<string, number | undefined> };
+}
+
+export const interceptors: WorkflowInterceptorsFactory = () => {
+  if (workflowInfo().workflowType !== PIPELINE) return {};
+  // Per execution (the factory runs once per workflow): job id → workflow time of its start.
+  const started = new Map<string, number>();
+  return {
+    inbound: [
+      {
+        async execute(input, next) {
+          const began = Date.now();
+          const result = (await next(input)) as PipelineOutcome | undefined;
+          const status = result?.status ?? 'unknown';
+          metricMeter.createCounter('webdata_pipeline_runs', undefined, 'Finished pipeline runs by status').add(1, { status });
+          metricMeter.createHistogram('webdata_pipeline_duration', 'int', 'ms', 'Duration of a pipeline run (its last execution)').record(Math.max(0, Date.now() - began), { status });
+          const credits = metricMeter.createCounter('webdata_credits', undefined, 'Credits of finished runs by stage');
+          for (const [stage, amount] of Object.entries(result?.credits?.byStage ?? {})) {
+            if (typeof amount === 'number' && amount > 0) credits.add(Math.round(amount), { stage });
+          }
+          return result;
+        },
+      },
+    ],
+    outbound: [
+      {
+        async scheduleActivity(input, next) {
+          const result = await next(input);
+          if (STARTS[input.activityType]) {
+            const jobId = (result as { jobId?: unknown } | undefined)?.jobId;
+            if (typeof jobId === 'string') started.set(jobId, Date.now());
+          } else if (COLLECTS[input.activityType]) {
+            const jobId = (input.args[0] as { jobId?: unknown } | undefined)?.jobId;
+            const since = typeof jobId === 'string' ? started.get(jobId) : undefined;
+            if (since !== undefined) {
+              metricMeter.createHistogram('webdata_job_duration', 'int', 'ms', 'Job duration from start to collected').record(Math.max(0, Date.now() - since), { kind: COLLECTS[input.activityType] });
+            }
+          }
+          return result;
+        },
+      },
+    ],
+  };
+};
