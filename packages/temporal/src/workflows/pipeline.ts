@@ -6,6 +6,7 @@ import {
   condition,
   continueAsNew,
   isCancellation,
+  log,
   setHandler,
   workflowInfo,
   ActivityFailure,
@@ -89,6 +90,7 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
       if (!stageEnabled(state.config, stage)) {
         report.status = 'skipped';
         report.reason = 'switched off';
+        log.info('stage skipped', { stage, reason: report.reason });
         state.next += 1;
         continue;
       }
@@ -96,12 +98,14 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
       rt.stage = stage;
       report.status = 'running';
       rt.publish();
+      log.info('stage started', { stage });
 
       let outcome = await runStage(rt, stage);
       if (outcome.kind === 'continue-as-new') return await handOver(input, state);
       if (outcome.kind === 'failed') outcome = await repair(rt, stage, outcome);
       if (outcome.kind === 'continue-as-new') return await handOver(input, state);
       settle(rt, stage, outcome);
+      log.info('stage finished', { stage, status: report.status, documents: report.documents, credits: report.credits, ...(report.reason ? { reason: report.reason } : {}) });
       state.next += 1;
     }
   } catch (err) {
@@ -118,6 +122,7 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
   rt.stage = 'done';
   rt.status = overallStatus(state);
   rt.publish();
+  log.info('pipeline finished', { status: rt.status, documents: rt.documents(), credits: state.credits.spent });
   await condition(allHandlersFinished);
   return {
     status: rt.status as PipelineResult['status'],
@@ -248,5 +253,6 @@ function overallStatus(state: PipelineState): PipelineResult['status'] {
 async function handOver(input: PipelineInput, state: PipelineState): Promise<never> {
   await condition(allHandlersFinished);
   state.continuedAsNew += 1;
+  log.info('continuing as new', { next: ORDER[state.next] ?? 'done', continuedAsNew: state.continuedAsNew });
   return continueAsNew<typeof webDataPipeline>(input, state);
 }
