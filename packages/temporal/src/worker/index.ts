@@ -5,7 +5,7 @@ export {
 } from './worker.js';
 export { webDataPlugin, PLUGIN_NAME } from './plugin.js';
 export { writeWorkflowBundle } from './bundle.js';
-export { createWebDataMetrics, withStoreMetrics, combineObservers, WORKFLOW_METRICS_PATH, type WebDataMetrics, type RequestObserver } from './metrics.js';
+export { createWebDataMetrics, withStoreMetrics, combineObservers, WORKFLOW_METRICS_PATH, WEBDATA_HISTOGRAM_BUCKETS, type WebDataMetrics, type RequestObserver } from './metrics.js';
 export { readOtlpSettings, startTracing, TracingUnavailableError, TRACING_PACKAGES, type OtlpSettings, type Tracing } from './tracing.js';
 export { createWorkerLogger, formatLogLine } from './logging.js';
 export { readWorkerSettings, WorkerSettingsError, type WorkerSettings } from '../config/worker-env.js';

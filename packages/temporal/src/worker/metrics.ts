@@ -2,12 +2,13 @@
 // by the runtime's exporter (Prometheus or OTLP) next to the SDK's own: one endpoint for both.
 // With no exporter installed the runtime's meter is a no-op and so is all of this.
 //   webdata_http_requests{method,route,status}    requests to the service (status `none`: no response)
-//   webdata_http_request_duration{method,route}   ms per request
+//   webdata_http_request_duration_seconds{method,route}   seconds per request
 //   webdata_rate_limited{route}                   429 answers
-//   webdata_retry_after_wait{route,status}        ms the service asked to wait (Retry-After)
+//   webdata_retry_after_wait_seconds{route,status}  waits the service asked for (Retry-After)
 //   webdata_pages_stored{kind}                    documents newly written to the store
 // and, from the workflow interceptor (workflow-metrics.ts), webdata_credits{stage},
-// webdata_job_duration{kind}, webdata_pipeline_runs{status}, webdata_pipeline_duration{status}.
+// webdata_job_duration_seconds{kind}, webdata_pipeline_runs{status}, webdata_pipeline_duration_seconds{status}.
+// Durations are in seconds, like the runtime's own (useSecondsForDurations).
 import { fileURLToPath } from 'node:url';
 import type { MetricMeter } from '@temporalio/common';
 import { Runtime } from '@temporalio/worker';
@@ -30,18 +31,18 @@ export interface WebDataMetrics {
 /** Metrics on `meter`; default the installed runtime's meter (a no-op without an exporter). */
 export function createWebDataMetrics(meter: MetricMeter = Runtime.instance().metricMeter): WebDataMetrics {
   const requests = meter.createCounter('webdata_http_requests', undefined, 'Requests to the Web Data service by method, route and status');
-  const duration = meter.createHistogram('webdata_http_request_duration', 'float', 'ms', 'Duration of requests to the Web Data service');
+  const duration = meter.createHistogram('webdata_http_request_duration_seconds', 'float', 's', 'Duration of requests to the Web Data service');
   const rateLimited = meter.createCounter('webdata_rate_limited', undefined, 'Answers 429 (rate limited) from the Web Data service');
-  const retryAfter = meter.createHistogram('webdata_retry_after_wait', 'int', 'ms', 'Waits the service asked for in Retry-After');
+  const retryAfter = meter.createHistogram('webdata_retry_after_wait_seconds', 'float', 's', 'Waits the service asked for in Retry-After');
   const stored = meter.createCounter('webdata_pages_stored', undefined, 'Documents newly written to the store');
   return {
     observer: {
       onResponse(o) {
         const status = o.status === undefined ? 'none' : String(o.status);
         requests.add(1, { method: o.method, route: o.route, status });
-        duration.record(o.durationMs, { method: o.method, route: o.route });
+        duration.record(o.durationMs / 1000, { method: o.method, route: o.route });
         if (o.status === 429) rateLimited.add(1, { route: `${o.method} ${o.route}` });
-        if (o.retryAfterMs !== undefined) retryAfter.record(Math.max(0, Math.round(o.retryAfterMs)), { route: `${o.method} ${o.route}`, status });
+        if (o.retryAfterMs !== undefined) retryAfter.record(Math.max(0, o.retryAfterMs) / 1000, { route: `${o.method} ${o.route}`, status });
       },
     },
     pagesStored(kind, count) {
@@ -49,6 +50,14 @@ export function createWebDataMetrics(meter: MetricMeter = Runtime.instance().met
     },
   };
 }
+
+/** Buckets (seconds) of the package's histograms; the runtime's defaults suit request-sized durations. */
+export const WEBDATA_HISTOGRAM_BUCKETS: Record<string, number[]> = {
+  webdata_http_request_duration_seconds: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  webdata_retry_after_wait_seconds: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
+  webdata_job_duration_seconds: [1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600],
+  webdata_pipeline_duration_seconds: [1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400],
+};
 
 /** The store, counting what `appendDocuments` newly writes (appends are idempotent: no double counts). */
 export function withStoreMetrics(store: DocumentStore, metrics: WebDataMetrics): DocumentStore {

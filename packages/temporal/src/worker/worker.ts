@@ -7,7 +7,7 @@ import { WebDataClient } from 'webdata-client';
 import { createActivities } from '../activities/index.js';
 import { readWorkerSettings, WorkerSettingsError, type WorkerSettings } from '../config/worker-env.js';
 import { createWorkerLogger, formatLogLine } from './logging.js';
-import { combineObservers, createWebDataMetrics, withStoreMetrics, WORKFLOW_METRICS_PATH, type WebDataMetrics } from './metrics.js';
+import { combineObservers, createWebDataMetrics, WEBDATA_HISTOGRAM_BUCKETS, withStoreMetrics, WORKFLOW_METRICS_PATH, type WebDataMetrics } from './metrics.js';
 import { readOtlpSettings, startTracing, TracingUnavailableError, type OtlpSettings } from './tracing.js';
 import { createStore } from 'webdata-storage';
 import type { DocumentStore } from 'webdata-storage';
@@ -156,9 +156,9 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
  */
 export function workerRuntimeOptions(level: LogLevel, settings: Pick<WorkerSettings, 'metricsBind' | 'logFormat'>, otlp?: OtlpSettings): RuntimeOptions {
   const metrics = settings.metricsBind
-    ? { prometheus: { bindAddress: settings.metricsBind, useSecondsForDurations: true } }
+    ? { prometheus: { bindAddress: settings.metricsBind, useSecondsForDurations: true, histogramBucketOverrides: WEBDATA_HISTOGRAM_BUCKETS } }
     : otlp?.metricsUrl
-      ? { otel: { url: otlp.metricsUrl, http: otlp.protocol !== 'grpc', headers: otlp.headers, metricsExportInterval: 10_000, useSecondsForDurations: true } }
+      ? { otel: { url: otlp.metricsUrl, http: otlp.protocol !== 'grpc', headers: otlp.headers, metricsExportInterval: 10_000, useSecondsForDurations: true, histogramBucketOverrides: WEBDATA_HISTOGRAM_BUCKETS } }
       : undefined;
   return {
     logger: createWorkerLogger(level, settings.logFormat),

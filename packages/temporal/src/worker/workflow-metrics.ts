@@ -2,9 +2,9 @@
 // the pipeline's metrics through the workflow's replay-safe metricMeter (nothing is recorded
 // while replaying, so a run counts once however often its history is replayed):
 //   webdata_credits{stage}                 credits of a finished run, by stage (its credit report)
-//   webdata_job_duration{kind}             ms from a job's start to the end of its collection
-//   webdata_pipeline_runs{status}          finished runs (a continue-as-new is not a finish)
-//   webdata_pipeline_duration{status}      ms of the run's last execution, start to result
+//   webdata_job_duration_seconds{kind}         from a job's start to the end of its collection
+//   webdata_pipeline_runs{status}              finished runs (a continue-as-new is not a finish)
+//   webdata_pipeline_duration_seconds{status}  the run's last execution, start to result
 import { metricMeter, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
 
 const PIPELINE = 'webDataPipeline';
@@ -28,7 +28,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
           const result = (await next(input)) as PipelineOutcome | undefined;
           const status = result?.status ?? 'unknown';
           metricMeter.createCounter('webdata_pipeline_runs', undefined, 'Finished pipeline runs by status').add(1, { status });
-          metricMeter.createHistogram('webdata_pipeline_duration', 'int', 'ms', 'Duration of a pipeline run (its last execution)').record(Math.max(0, Date.now() - began), { status });
+          metricMeter.createHistogram('webdata_pipeline_duration_seconds', 'float', 's', 'Duration of a pipeline run (its last execution)').record(Math.max(0, Date.now() - began) / 1000, { status });
           const credits = metricMeter.createCounter('webdata_credits', undefined, 'Credits of finished runs by stage');
           for (const [stage, amount] of Object.entries(result?.credits?.byStage ?? {})) {
             if (typeof amount === 'number' && amount > 0) credits.add(Math.round(amount), { stage });
@@ -48,7 +48,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
             const jobId = (input.args[0] as { jobId?: unknown } | undefined)?.jobId;
             const since = typeof jobId === 'string' ? started.get(jobId) : undefined;
             if (since !== undefined) {
-              metricMeter.createHistogram('webdata_job_duration', 'int', 'ms', 'Job duration from start to collected').record(Math.max(0, Date.now() - since), { kind: COLLECTS[input.activityType] });
+              metricMeter.createHistogram('webdata_job_duration_seconds', 'float', 's', 'Job duration from start to collected').record(Math.max(0, Date.now() - since) / 1000, { kind: COLLECTS[input.activityType] });
             }
           }
           return result;
