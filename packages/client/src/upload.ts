@@ -26,6 +26,11 @@ const TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain',
   '.md': 'text/markdown',
   '.markdown': 'text/markdown',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
 };
 
 function invalid(message: string, code = 'LOCAL_VALIDATION', cause?: unknown): WebDataApiError {

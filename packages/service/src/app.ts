@@ -17,11 +17,13 @@ import { RouteTable } from './http/router.js';
 import { listen } from './http/server.js';
 import { createBrowserScrapeEngine } from './browser/engine.js';
 import { createRoutingScrapeEngine } from './browser/routing-engine.js';
+import { registerAgentRoutes } from './agent/routes.js';
 import { registerBrowserRoutes } from './browser/routes.js';
 import { registerInteractRoutes } from './interact/routes.js';
 import { jobStoreOf, registerJobRoutes } from './jobs/index.js';
 import { RateLimiter } from './ratelimit/limiter.js';
 import { MemoryScrapeRecords } from './scrape/records.js';
+import { registerParseRoutes } from './parse/routes.js';
 import { registerScrapeRoutes } from './scrape/routes.js';
 import { createHttpScrapeEngine } from './scrape/index.js';
 import { demoSeedUrls, indexSiteInBackground, registerSearchRoutes } from './search/index.js';
@@ -38,6 +40,8 @@ const ROUTE_MODULES: ReadonlyArray<(router: Router, ctx: ServiceContext) => void
   registerSupportRoutes,
   registerBrowserRoutes,
   registerInteractRoutes,
+  registerParseRoutes,
+  registerAgentRoutes,
 ];
 
 export interface ServiceAppOptions {

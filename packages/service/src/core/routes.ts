@@ -48,6 +48,11 @@ export type RouteHandler = (req: RouteRequest) => Promise<RouteResponse> | Route
 
 export interface RouteOptions {
   group: RouteGroup;
+  /**
+   * The body is read as raw bytes (a Buffer in `body`, undefined when empty) up to this many
+   * bytes, instead of as JSON under the 10 MB cap: uploads (POST /v2/parse).
+   */
+  rawBodyLimit?: number;
 }
 
 /** Registers handlers; patterns use `:name` segments, e.g. "/v2/crawl/:id/errors". */

@@ -10,7 +10,7 @@ import { expressNotFound } from '../imitate/firecrawl-oss.js';
 import { FAULT_HEADER, faultCoversRoute, pickRequestFault } from '../faults/request-faults.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { authenticate } from './auth.js';
-import { MAX_BODY_BYTES, PayloadTooLargeError, readJsonBody } from './body.js';
+import { MAX_BODY_BYTES, PayloadTooLargeError, readJsonBody, readRawBody } from './body.js';
 import { errorBody, rateLimited } from './errors.js';
 import { newRandomId } from './ids.js';
 import type { ServiceLogger } from './logger.js';
@@ -74,7 +74,8 @@ async function handle(deps: PlatformDeps, req: IncomingMessage, res: ServerRespo
     const decision = deps.limiter.take(team, route.group);
     if (!decision.allowed) throw rateLimited(route.group, decision.retryAfterSec, decision.resetsAt);
 
-    const body = await readJsonBody(req, deps.bodyLimit ?? MAX_BODY_BYTES);
+    const rawLimit = match.route.options.rawBodyLimit;
+    const body = rawLimit !== undefined ? await readUpload(req, rawLimit) : await readJsonBody(req, deps.bodyLimit ?? MAX_BODY_BYTES);
     const signal = requestSignal(res, deps.closeSignal);
     const routeRequest: RouteRequest = {
       method,
@@ -98,6 +99,12 @@ async function handle(deps: PlatformDeps, req: IncomingMessage, res: ServerRespo
   } catch (err) {
     sendError(deps, req, res, err, requestId, extraHeaders);
   }
+}
+
+/** An upload route's body: its bytes, or undefined when the request has none. */
+async function readUpload(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const raw = await readRawBody(req, limit);
+  return raw.length > 0 ? raw : undefined;
 }
 
 function matchRoute(deps: PlatformDeps, method: string, path: string): RouteMatch {

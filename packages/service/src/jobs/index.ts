@@ -25,6 +25,25 @@ export function jobStoreOf(ctx: ServiceContext): Pick<JobStore, 'get' | 'running
   return runtimes.get(ctx)?.store;
 }
 
+/**
+ * GET /v2/team/queue-status from the team's crawl and batch jobs: pages queued or in flight,
+ * those holding one of the team's concurrency slots, and the last job that completed.
+ */
+export function queueStatusOf(ctx: ServiceContext, team: { id: string; concurrency: number }) {
+  const rt = runtimes.get(ctx);
+  const jobs = rt?.store.all().filter((j) => j.team.id === team.id) ?? [];
+  const jobsInQueue = jobs.filter((j) => j.status === 'scraping').reduce((n, j) => n + j.pending(), 0);
+  const activeJobsInQueue = Math.min(jobsInQueue, rt?.limiter.inUse(team.id) ?? 0);
+  const last = Math.max(-Infinity, ...jobs.filter((j) => j.status === 'completed' && j.completedAt !== undefined).map((j) => j.completedAt!));
+  return {
+    jobsInQueue,
+    activeJobsInQueue,
+    waitingJobsInQueue: jobsInQueue - activeJobsInQueue,
+    maxConcurrency: team.concurrency,
+    mostRecentSuccess: Number.isFinite(last) ? new Date(last).toISOString() : null,
+  };
+}
+
 export { JobsRuntime } from './runtime.js';
 export type { Job, JobError, JobKind, JobStatus } from './types.js';
 export { applyCrawlPrompt } from '../crawler/prompt.js';

@@ -28,6 +28,11 @@ export class JobStore {
     return (job.completedAt ?? this.now()) + this.ttlMs;
   }
 
+  /** Every unexpired job (queue status reads a team's). */
+  all(): Job[] {
+    return [...this.jobs.values()].filter((j) => !this.expired(j));
+  }
+
   running(): Job[] {
     return [...this.jobs.values()].filter((j) => j.status === 'scraping');
   }

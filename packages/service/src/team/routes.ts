@@ -1,6 +1,8 @@
-// Team endpoints: credit usage, historical credit usage, activity listing.
+// Team endpoints: credit usage, historical credit usage, activity listing, queue status.
+// (Token usage is answered by agent/, which keeps the token records.)
 import { activityQuerySchema, historicalCreditUsageQuerySchema, DEFAULT_ACTIVITY_LIMIT } from 'webdata-contract';
-import type { ActivityResponse, CreditUsageResponse, HistoricalCreditUsageResponse } from 'webdata-contract';
+import type { ActivityResponse, CreditUsageResponse, HistoricalCreditUsageResponse, QueueStatusResponse } from 'webdata-contract';
+import { queueStatusOf } from '../jobs/index.js';
 import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
 import { parseQuery } from '../http/validate.js';
@@ -9,6 +11,9 @@ export function registerTeamRoutes(router: Router, ctx: ServiceContext): void {
   router.add('GET', '/v2/team/credit-usage', (req) => creditUsage(ctx, req), { group: 'team' });
   router.add('GET', '/v2/team/credit-usage/historical', (req) => historicalUsage(ctx, req), { group: 'team' });
   router.add('GET', '/v2/team/activity', (req) => activity(ctx, req), { group: 'team' });
+  router.add('GET', '/v2/team/queue-status', (req): RouteResponse<QueueStatusResponse> => ({
+    body: { success: true, ...queueStatusOf(ctx, req.team) },
+  }), { group: 'team' });
 }
 
 function creditUsage(ctx: ServiceContext, req: RouteRequest): RouteResponse<CreditUsageResponse> {
