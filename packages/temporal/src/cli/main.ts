@@ -1,47 +1,47 @@
 // `webdata`: the command line over src/client (and the embedded stack for `dev`).
-import { runWorkerFromEnv } from '../worker/index.js';
-import { exportCommand } from './commands/export.js';
-import { runCommand } from './commands/run.js';
-import { scheduleCommand } from './commands/schedule.js';
-import { cancelCommand, statusCommand } from './commands/status.js';
+// Commands are loaded on use: --help and usage errors answer without loading the SDKs.
+import { reportError, UsageError } from './errors.js';
+import { COMMAND_HELP, HELP } from './help.js';
 
-const HELP = `webdata: durable web data pipelines on Temporal
+export { HELP };
 
-  webdata dev                         Temporal dev server + UI, local service + demo site, worker, webhook receiver
-  webdata run <url> [options]         start a pipeline and show live progress (--json for machines, --no-wait)
-      --mode crawl|batch  --include RE  --exclude RE  --search TEXT  --limit N  --crawl-limit N  --depth N
-      --budget N  --monthly-cap N  --skip map,select,crawl,batch,interact,support
-      --interact-match RE (--interact-code JS [--interact-language node|python|bash] | --interact-prompt TEXT)
-      --webhook-url URL  --task-queue Q  --workflow-id ID  --input pipeline.json
-  webdata status <workflow-id>        progress of a run (--json)
-  webdata cancel <workflow-id>        cancel a run (jobs cancelled, sessions stopped)
-  webdata schedule create|list|pause|unpause|delete
-  webdata worker                      run a worker configured from WEBDATA_* and TEMPORAL_* variables
-  webdata export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...]
-
-Temporal connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_* (envconfig).`;
+function wantsHelp(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
 
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    // Loaded only for `dev`: the embedded stack pulls in @temporalio/testing and webdata-service.
-    case 'dev': return (await import('./commands/dev.js')).devCommand(rest);
-    case 'run': return runCommand(rest);
-    case 'status': return statusCommand(rest);
-    case 'cancel': return cancelCommand(rest);
-    case 'schedule': return scheduleCommand(rest);
-    case 'export': return exportCommand(rest);
-    case 'worker':
-      await runWorkerFromEnv();
-      return Number(process.exitCode ?? 0);
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      console.log(HELP);
-      return 0;
-    default:
-      console.error(`webdata: unknown command "${command}"\n\n${HELP}`);
-      return 2;
+  const debug = argv.includes('--debug') || process.env.WEBDATA_DEBUG === '1';
+  const [command, ...rest] = argv.filter((a) => a !== '--debug');
+  if (command !== undefined && Object.hasOwn(COMMAND_HELP, command) && wantsHelp(rest)) {
+    console.log(COMMAND_HELP[command]);
+    return 0;
+  }
+  try {
+    switch (command) {
+      // Loaded only for `dev`: the embedded stack pulls in @temporalio/testing and webdata-service.
+      case 'dev': return await (await import('./commands/dev.js')).devCommand(rest);
+      case 'run': return await (await import('./commands/run.js')).runCommand(rest);
+      case 'status': return await (await import('./commands/status.js')).statusCommand(rest);
+      case 'cancel': return await (await import('./commands/status.js')).cancelCommand(rest);
+      case 'schedule': return await (await import('./commands/schedule.js')).scheduleCommand(rest);
+      case 'export': return await (await import('./commands/export.js')).exportCommand(rest);
+      case 'worker':
+        if (rest.length > 0) throw new UsageError(`worker takes no arguments, got "${rest.join(' ')}": it is configured from WEBDATA_* and TEMPORAL_* variables (see webdata worker --help)`);
+        await (await import('../worker/index.js')).runWorkerFromEnv();
+        return Number(process.exitCode ?? 0);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        if (command === 'help' && rest[0] && Object.hasOwn(COMMAND_HELP, rest[0])) console.log(COMMAND_HELP[rest[0]]);
+        else console.log(HELP);
+        return 0;
+      default:
+        console.error(`webdata: unknown command "${command}" (commands: ${Object.keys(COMMAND_HELP).join(', ')}; see webdata --help)`);
+        return 2;
+    }
+  } catch (err) {
+    return reportError(err, command ?? '', debug);
   }
 }

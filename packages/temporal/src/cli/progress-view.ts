@@ -16,11 +16,16 @@ export function renderProgress(p: PipelineProgress): string[] {
   for (const stage of STAGES) {
     const r = p.stages[stage];
     if (!r) continue;
-    // map/select produce URL lists (full bar once done); jobs fill documents towards their URL count.
+    // map/select produce URL lists (full bar once done). Jobs fill documents towards their
+    // total: the running job's own total (pages it knows of so far), else the URLs it was given.
+    // A job whose total is not known yet shows an empty bar, never a full one.
     const listStage = stage === 'map' || stage === 'select';
-    const total = listStage ? r.urls ?? 0 : Math.max(r.urls ?? 0, r.documents ?? 0);
-    const done = listStage ? (r.status === 'completed' ? total : 0) : r.documents ?? 0;
-    const counts = !listStage && r.urls !== undefined ? `${done}/${total}` : String(listStage ? total : done);
+    const ended = r.status !== 'running' && r.status !== 'pending';
+    const known = r.total ?? r.urls;
+    const docs = r.documents ?? 0;
+    const total = listStage ? r.urls ?? 0 : known !== undefined ? Math.max(known, docs) : ended ? docs : 0;
+    const done = listStage ? (r.status === 'completed' ? total : 0) : docs;
+    const counts = listStage ? String(total) : known !== undefined ? `${done}/${total}` : String(done);
     lines.push(`  ${stage.padEnd(9)} ${bar(done, total)} ${r.status.padEnd(9)} ${counts.padStart(11)}  ${String(r.credits).padStart(6)} cr  ${r.reason ?? ''}`.trimEnd());
   }
   return lines;

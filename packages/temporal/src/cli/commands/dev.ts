@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { startDevStack } from '../dev-stack.js';
+import { UsageError } from '../errors.js';
+import { recordDevUi } from '../ui-link.js';
 
 export async function devCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: argv,
     options: {
       'temporal-port': { type: 'string' },
@@ -15,19 +17,27 @@ export async function devCommand(argv: string[]): Promise<number> {
       db: { type: 'string' },
     },
   });
-  const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+  if (positionals.length) throw new UsageError(`dev takes no arguments, got "${positionals.join(' ')}" (see webdata dev --help)`);
+  const num = (name: keyof typeof values) => {
+    const v = values[name];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--${name}: must be a whole number${name === 'pages' ? '' : ' (a port, 0-65535)'}, got "${String(v)}"`);
+    return Number(v);
+  };
   const stack = await startDevStack({
     // Fixed, familiar ports so other shells need no settings (TEMPORAL_ADDRESS defaults to 7233).
-    temporalPort: num(values['temporal-port']) ?? 7233,
-    uiPort: num(values['ui-port']) ?? 8233,
-    servicePort: num(values['service-port']) ?? 3002,
-    sitePort: num(values['site-port']) ?? 3003,
-    webhookPort: num(values['webhook-port']) ?? 3004,
-    sitePages: num(values.pages),
+    temporalPort: num('temporal-port') ?? 7233,
+    uiPort: num('ui-port') ?? 8233,
+    servicePort: num('service-port') ?? 3002,
+    sitePort: num('site-port') ?? 3003,
+    webhookPort: num('webhook-port') ?? 3004,
+    sitePages: num('pages'),
     store: values.store ?? '.data/store',
     dbFilename: values.db,
     log: (line) => console.error(line),
   });
+  // `webdata run` in another shell links its runs to this UI (TEMPORAL_UI_URL overrides).
+  const forget = stack.temporal.uiUrl ? recordDevUi(stack.temporal.address, stack.temporal.uiUrl) : () => {};
   console.log([
     'webdata dev stack is up (Ctrl-C stops it):',
     `  Temporal        ${stack.temporal.address} (namespace ${stack.temporal.namespace})`,
@@ -39,7 +49,7 @@ export async function devCommand(argv: string[]): Promise<number> {
     `  worker          task queue ${stack.taskQueue}`,
     '',
     'In another shell:',
-    `  export TEMPORAL_ADDRESS=${stack.temporal.address} WEBDATA_STORE=${stack.storeSpec}`,
+    `  export TEMPORAL_ADDRESS=${stack.temporal.address} WEBDATA_STORE=${stack.storeSpec}${stack.temporal.uiUrl ? ` TEMPORAL_UI_URL=${stack.temporal.uiUrl}` : ''}`,
     `  npm run webdata -- run ${stack.service.siteUrl ?? 'http://127.0.0.1:PORT'}/ --include '^/docs' --webhook-url ${stack.webhook.url}`,
   ].join('\n'));
   await new Promise<void>((resolve) => {
@@ -47,6 +57,7 @@ export async function devCommand(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => resolve());
   });
   console.log('stopping...');
+  forget();
   await stack.close();
   return 0;
 }

@@ -1,25 +1,37 @@
 import { parseArgs } from 'node:util';
-import type { Client } from '@temporalio/client';
+import { CancelledFailure, WorkflowFailedError, type Client } from '@temporalio/client';
 import { getProgress, startPipeline } from '../../client/pipeline.js';
 import { PipelineInputError } from '../../workflows/input.js';
 import type { PipelineResult } from '../../workflows/state.js';
 import { connectClient } from '../connect.js';
+import { CliError, oneLine, UsageError } from '../errors.js';
 import { ProgressPrinter } from '../progress-view.js';
-import { inputFromFlags, runFlags } from '../run-options.js';
+import { runFlags, validatedInput } from '../run-options.js';
 import { formatSummary } from '../summary.js';
+import { runLink, temporalUiUrl } from '../ui-link.js';
+
+/** Exit code of `webdata run` when Ctrl-C stops following (the run goes on). */
+export const EXIT_INTERRUPTED = 130;
 
 export async function runCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...runFlags, json: { type: 'boolean' }, 'no-wait': { type: 'boolean' } } });
-  let input;
-  try {
-    input = inputFromFlags(positionals[0], values);
-  } catch (err) {
-    console.error(`webdata run: ${err instanceof Error ? err.message : String(err)}`);
-    return 2;
+  if (positionals.length > 1) throw new UsageError(`one start URL, got ${positionals.length}: ${positionals.join(' ')} (quote values with spaces; see webdata run --help)`);
+  const input = validatedInput(positionals[0], values);
+  if (values['dry-run']) {
+    console.log(JSON.stringify(input, null, 2));
+    return 0;
   }
-  const { client, close } = await connectClient();
+  const { client, address, namespace, close } = await connectClient();
   try {
-    return await runPipeline(client, input, { json: values.json, wait: !values['no-wait'], taskQueue: values['task-queue'], workflowId: values['workflow-id'] });
+    return await runPipeline(client, input, {
+      json: values.json,
+      wait: !values['no-wait'],
+      taskQueue: values['task-queue'],
+      workflowId: values['workflow-id'],
+      uiUrl: temporalUiUrl(address),
+      namespace,
+      interruptible: true,
+    });
   } finally {
     await close();
   }
@@ -28,43 +40,71 @@ export async function runCommand(argv: string[]): Promise<number> {
 export async function runPipeline(
   client: Client,
   input: Parameters<typeof startPipeline>[1],
-  options: { json?: boolean; wait?: boolean; taskQueue?: string; workflowId?: string; uiUrl?: string; namespace?: string },
+  options: {
+    json?: boolean; wait?: boolean; taskQueue?: string; workflowId?: string; uiUrl?: string; namespace?: string;
+    /** Ctrl-C stops following, says how to follow or cancel the run that goes on, and returns 130. */
+    interruptible?: boolean;
+  },
 ): Promise<number> {
   let handle;
   try {
     handle = await startPipeline(client, input, { taskQueue: options.taskQueue, workflowId: options.workflowId });
   } catch (err) {
     if (err instanceof PipelineInputError) {
-      for (const issue of err.issues) console.error(`webdata run: ${issue.path || '(input)'}: ${issue.message}`);
-      return 2;
+      throw new UsageError(`invalid input: ${err.issues.map((i) => `${i.path || '(input)'}: ${i.message}`).join('; ')}`, { cause: err });
     }
     throw err;
   }
-  if (!options.json) console.log(`started ${handle.workflowId}`);
+  const id = handle.workflowId;
+  const link = options.uiUrl ? runLink(options.uiUrl, options.namespace ?? 'default', id) : undefined;
+  if (!options.json) {
+    console.log(`started ${id}`);
+    if (link) console.log(`Temporal UI: ${link}`);
+  }
   if (options.wait === false) {
-    if (options.json) console.log(JSON.stringify({ workflowId: handle.workflowId }));
+    if (options.json) console.log(JSON.stringify({ workflowId: id, ...(link ? { uiUrl: link } : {}) }));
     return 0;
   }
   const printer = options.json ? undefined : new ProgressPrinter();
   let done = false;
+  let wake: () => void = () => {};
   const poll = (async () => {
     while (!done) {
       try {
-        printer?.update(await getProgress(client, handle.workflowId));
+        printer?.update(await getProgress(client, id));
       } catch {
         // The first query can race the first workflow task; the next tick retries.
       }
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise<void>((r) => { const t = setTimeout(r, 500); wake = () => { clearTimeout(t); r(); }; });
     }
   })();
-  let result: PipelineResult;
+
+  let onSigint: (() => void) | undefined;
+  const interrupted = new Promise<'interrupted'>((resolve) => {
+    if (!options.interruptible) return;
+    onSigint = () => resolve('interrupted');
+    process.once('SIGINT', onSigint);
+  });
+  let result: PipelineResult | 'interrupted';
   try {
-    result = await handle.result();
+    result = await Promise.race([handle.result(), interrupted]);
+  } catch (err) {
+    if (err instanceof WorkflowFailedError) {
+      const how = err.cause instanceof CancelledFailure ? 'was cancelled' : `failed: ${oneLine(err.cause?.message ?? err.message)}`;
+      throw new CliError(`run ${id} ${how} (\`webdata status ${id}\` shows each stage)`, 1, { cause: err });
+    }
+    throw err;
   } finally {
     done = true;
+    wake();
+    if (onSigint) process.removeListener('SIGINT', onSigint);
     await poll;
   }
-  if (options.json) console.log(JSON.stringify({ workflowId: handle.workflowId, ...result }));
-  else console.log(formatSummary(result, { workflowId: handle.workflowId, uiUrl: options.uiUrl, namespace: options.namespace }));
+  if (result === 'interrupted') {
+    console.error(`webdata run: stopped following ${id}; the run goes on. Follow it: webdata status ${id} · cancel it: webdata cancel ${id}`);
+    return EXIT_INTERRUPTED;
+  }
+  if (options.json) console.log(JSON.stringify({ workflowId: id, ...(link ? { uiUrl: link } : {}), ...result }));
+  else console.log(formatSummary(result, { workflowId: id, uiUrl: options.uiUrl, namespace: options.namespace }));
   return result.status === 'failed' ? 1 : 0;
 }

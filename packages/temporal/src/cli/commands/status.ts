@@ -1,37 +1,77 @@
 import { parseArgs } from 'node:util';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { cancelPipeline, getProgress } from '../../client/pipeline.js';
-import { connectClient } from '../connect.js';
+import { connectClient, type CliConnection } from '../connect.js';
+import { CliError, UsageError } from '../errors.js';
 import { renderProgress } from '../progress-view.js';
+
+function notFound(conn: CliConnection, id: string, err: unknown): CliError {
+  return new CliError(`no run with workflow id ${id} in namespace ${conn.namespace} at ${conn.address}: check the id (\`webdata run\` prints it; the Temporal UI lists runs) or TEMPORAL_ADDRESS/TEMPORAL_NAMESPACE`, 1, { cause: err });
+}
+
+function oneId(command: string, positionals: string[]): string {
+  if (positionals.length !== 1) throw new UsageError(`${positionals.length === 0 ? 'a workflow id is required' : `one workflow id, got ${positionals.length}`}: webdata ${command} <workflow-id>`);
+  return positionals[0];
+}
 
 export async function statusCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' } } });
-  const id = positionals[0];
-  if (!id) {
-    console.error('webdata status: a workflow id is required');
-    return 2;
-  }
-  const { client, close } = await connectClient();
+  const id = oneId('status', positionals);
+  const conn = await connectClient();
   try {
-    const progress = await getProgress(client, id);
+    let progress;
+    try {
+      progress = await getProgress(conn.client, id);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw notFound(conn, id, err);
+      throw err;
+    }
     console.log(values.json ? JSON.stringify(progress) : renderProgress(progress).join('\n'));
     return 0;
   } finally {
-    await close();
+    await conn.close();
   }
 }
 
+const ENDED: Record<string, string> = {
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  CANCELLED: 'was cancelled',
+  TERMINATED: 'was terminated',
+  CONTINUED_AS_NEW: 'continued as new',
+  TIMED_OUT: 'timed out',
+};
+
+/** How a run ended, or undefined while it runs. */
+async function endedAs(client: Client, id: string): Promise<{ how: string; at?: Date } | undefined> {
+  const description = await client.workflow.getHandle(id).describe();
+  const how = ENDED[description.status.name];
+  return how ? { how, at: description.closeTime } : undefined;
+}
+
+/**
+ * Cancels a running run. A run that already ended is left alone: the command says how it ended
+ * and exits 0 (there is nothing to cancel; scripts can run it unconditionally).
+ */
 export async function cancelCommand(argv: string[]): Promise<number> {
-  const id = argv[0];
-  if (!id) {
-    console.error('webdata cancel: a workflow id is required');
-    return 2;
-  }
-  const { client, close } = await connectClient();
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  const id = oneId('cancel', positionals);
+  const conn = await connectClient();
   try {
-    await cancelPipeline(client, id);
-    console.log(`cancellation requested for ${id}: running jobs are cancelled and browser sessions stopped`);
+    try {
+      const ended = await endedAs(conn.client, id);
+      if (ended) {
+        console.log(`run ${id} already ended: it ${ended.how}${ended.at ? ` at ${ended.at.toISOString()}` : ''}; nothing to cancel`);
+        return 0;
+      }
+      await cancelPipeline(conn.client, id);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw notFound(conn, id, err);
+      throw err;
+    }
+    console.log(`cancellation requested for ${id}: running jobs are cancelled and browser sessions stopped (\`webdata status ${id}\` shows it)`);
     return 0;
   } finally {
-    await close();
+    await conn.close();
   }
 }

@@ -1,0 +1,104 @@
+// `webdata <command> --help`: printed before anything connects or starts.
+/** Help lines for the shared flags. */
+export const RUN_FLAGS_HELP = `Input (flags override single fields of --input and keep the rest):
+  --input FILE               a PipelineInput JSON file (see README "PipelineInput")
+  --mode crawl|batch         crawl: map → select → crawl, batch for what it missed (default);
+                             batch: no crawl, batch-scrape every selected URL
+  --include RE  --exclude RE select.include / select.exclude (repeatable; replace the file's list)
+  --search TEXT              select.search: order selected URLs by relevance
+  --limit N                  select.limit: at most N selected URLs
+  --crawl-limit N            crawl.limit        --depth N   crawl.maxDiscoveryDepth
+  --budget N                 budget.credits     --monthly-cap N   budget.monthlyCap
+  --skip STAGES              switch stages off: map,select,crawl,batch,interact,support
+  --interact-match RE        interact.match, with --interact-code JS [--interact-language node|python|bash]
+                             or --interact-prompt TEXT
+  --webhook-url URL          job events to this receiver (polling still guarantees completion)
+  --task-queue Q             worker task queue (default webdata)
+  --workflow-id ID           workflow id (default webdata-<host>-<timestamp>)
+  --dry-run                  print the merged, validated PipelineInput as JSON and exit (no connection)`;
+
+const CONNECTION = `Temporal connection: TEMPORAL_ADDRESS (default localhost:7233), TEMPORAL_NAMESPACE (default
+default), TEMPORAL_API_KEY, TEMPORAL_TLS_* or a profile in temporal.toml (envconfig).
+TEMPORAL_UI_URL: the Temporal Web UI, for links to runs (known without it under \`webdata dev\`).
+Failures print one line; --debug (or WEBDATA_DEBUG=1) adds the stack trace.
+Exit codes: 0 ok, 1 failed, 2 usage (bad flag or input).`;
+
+export const HELP = `webdata: durable web data pipelines on Temporal
+
+  webdata dev                         Temporal dev server + UI, local service + demo site, worker, webhook receiver
+  webdata run <url> [options]         start a pipeline and show live progress (--json, --no-wait, --dry-run)
+  webdata status <workflow-id>        progress of a run (--json)
+  webdata cancel <workflow-id>        cancel a run (jobs cancelled, sessions stopped)
+  webdata schedule create|list|pause|unpause|delete
+  webdata worker                      run a worker configured from WEBDATA_* and TEMPORAL_* variables
+  webdata export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...]
+
+\`webdata <command> --help\` shows a command's options.
+
+${CONNECTION}`;
+
+export const COMMAND_HELP: Record<string, string> = {
+  dev: `usage: webdata dev [options]
+
+Starts, on loopback, a Temporal dev server with its Web UI, the local service with a demo site,
+a worker and a webhook receiver; prints the settings other shells need. Ctrl-C stops it.
+
+  --temporal-port N   Temporal frontend (default 7233)     --ui-port N       Web UI (default 8233)
+  --service-port N    local service (default 3002)         --site-port N     demo site (default 3003)
+  --webhook-port N    webhook receiver (default 3004)      --pages N         demo site size
+  --store DIR|URL     document store (default .data/store) --db FILE         keep Temporal's state in this SQLite file`,
+
+  run: `usage: webdata run <url> [options]
+
+Starts a pipeline run and follows it: live progress per stage, then a summary and the
+Temporal UI link. Ctrl-C stops following (the run goes on: \`webdata status <id>\` follows it
+again, \`webdata cancel <id>\` cancels it).
+
+  --json                     machine output: one JSON object at the end
+  --no-wait                  print the workflow id and return
+${RUN_FLAGS_HELP}
+
+${CONNECTION}`,
+
+  status: `usage: webdata status <workflow-id> [--json]
+
+Shows the progress of a run (running or ended): stage, counts, credits.
+
+${CONNECTION}`,
+
+  cancel: `usage: webdata cancel <workflow-id>
+
+Cancels a running run through Temporal: its running jobs are cancelled and browser sessions
+stopped; stages that were running show as cancelled. A run that already ended is left as it is:
+the command says how it ended and exits 0 (nothing to cancel).
+
+${CONNECTION}`,
+
+  schedule: `usage: webdata schedule create <id> <url> (--cron "0 3 * * *" | --every 6h) [--overlap POLICY] [--paused] [run options]
+       webdata schedule list | pause <id> | unpause <id> | delete <id>
+
+Recurring runs over Temporal Schedules.
+  --cron EXPR      five-field cron expression, e.g. "0 3 * * *" (03:00 UTC daily)
+  --every DURATION interval: 30m, 6h, 1d, "90 seconds"
+  --overlap POLICY when a run is still going: skip (default), buffer_one, buffer_all,
+                   cancel_other, terminate_other, allow_all
+  --paused         create it paused
+Run options (see \`webdata run --help\`): --input, --mode, --include, --exclude, --search, --limit,
+--crawl-limit, --depth, --budget, --monthly-cap, --skip, --interact-*, --webhook-url, --task-queue.
+
+${CONNECTION}`,
+
+  worker: `usage: webdata worker
+
+Runs a worker for the pipeline, configured from the environment: WEBDATA_API_URL,
+WEBDATA_API_KEY, WEBDATA_STORE (folder or postgres:// URL), WEBDATA_TASK_QUEUE and the other
+WEBDATA_* settings (README "Worker settings"), plus the Temporal connection below.
+
+${CONNECTION}`,
+
+  export: `usage: webdata export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...] [--job JOB-ID]
+
+Writes a run's stored documents to stdout: JSON Lines ({url, markdown, jobId, kind, metadata})
+or one markdown file. The store is --store, else WEBDATA_STORE, else .data/store (the one
+\`webdata dev\` uses); it must be the store the worker wrote.`,
+};
