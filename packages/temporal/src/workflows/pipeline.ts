@@ -7,6 +7,7 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  patched,
   setHandler,
   workflowInfo,
   ActivityFailure,
@@ -24,6 +25,8 @@ import { runSelect } from './stages/select.js';
 import type { StageOutcome } from './stages/types.js';
 import type { PipelineResult, PipelineState } from './state.js';
 import { applyFix, decideFix, type FixableStage } from './support.js';
+
+const BATCH_MODE_SKIPS_CRAWL = 'batch-mode-skips-crawl';
 
 /** Stages in the order they run; `support` is not a step but the repair of a failed one. */
 const ORDER: Array<Exclude<StageName, 'support'>> = ['map', 'select', 'crawl', 'batch', 'interact'];
@@ -87,6 +90,14 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
     while (state.next < ORDER.length) {
       const stage = ORDER[state.next];
       const report = rt.report(stage);
+      // Batch mode scrapes the selected URLs in one batch job: no crawl (patched: runs recorded
+      // before this change crawled in batch mode and must replay as they ran).
+      if (stage === 'crawl' && state.config.mode === 'batch' && patched(BATCH_MODE_SKIPS_CRAWL)) {
+        report.status = 'skipped';
+        report.reason = 'mode batch: the batch stage scrapes every selected URL';
+        state.next += 1;
+        continue;
+      }
       if (!stageEnabled(state.config, stage)) {
         report.status = 'skipped';
         report.reason = 'switched off';
@@ -111,6 +122,13 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
   } catch (err) {
     if (isCancellation(err)) {
       rt.status = 'cancelled';
+      // What was running when the run was cancelled shows as cancelled, not running forever.
+      for (const report of Object.values(state.reports)) {
+        if (report?.status === 'running') {
+          report.status = 'cancelled';
+          report.reason ??= 'run cancelled';
+        }
+      }
       rt.publish();
     }
     throw err;

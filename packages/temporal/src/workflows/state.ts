@@ -2,7 +2,8 @@
 import type { PipelineConfig, StageName } from './input.js';
 import type { JobKind, StoreReference } from '../activities/types.js';
 
-export type StageStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'repaired';
+/** `cancelled`: the stage was running when the run was cancelled. */
+export type StageStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'repaired' | 'cancelled';
 
 export interface StageReport {
   status: StageStatus;
@@ -10,6 +11,8 @@ export interface StageReport {
   reason?: string;
   jobId?: string;
   documents?: number;
+  /** A job stage: the job's own total while it runs (pages a crawl knows of so far, a batch's URLs). */
+  total?: number;
   failures?: number;
   urls?: number;
   credits: number;

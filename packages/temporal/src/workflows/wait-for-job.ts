@@ -31,6 +31,7 @@ export async function waitForJob(rt: PipelineRuntime, job: ActiveJob, options: W
     );
     const report = rt.report(job.stage);
     report.documents = summary.completed;
+    if (summary.total > 0) report.total = summary.total;
     report.credits = Math.max(0, summary.creditsUsed);
     job.creditsSeen = summary.creditsUsed >= 0 ? summary.creditsUsed : summary.completed; // -1: no billing
     rt.publish();
