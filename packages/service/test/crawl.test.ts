@@ -223,13 +223,14 @@ describe('crawl jobs', () => {
     assert.equal(stack.app.ledger.remaining('poor'), 0);
     const refused = await stack.call('POST', '/v2/crawl', { body: { url: `${site}/` }, key: 'key-poor' });
     assert.equal(refused.status, 402);
-    // Failed pages are free.
+    // A page that answered 404 is a document (statusCode 404), charged like any page.
     const a0 = stack.app.ledger.remaining('a');
-    const failing = await start({ url: `${site}/blog/missing-post` });
-    const f = await waitForJob(stack, `/v2/crawl/${failing}`);
-    assert.equal(f.docs.length, 0);
-    assert.equal(f.last.creditsUsed, 0);
-    assert.equal(stack.app.ledger.remaining('a'), a0);
+    const missing = await start({ url: `${site}/blog/missing-post` });
+    const f = await waitForJob(stack, `/v2/crawl/${missing}`);
+    assert.equal(f.docs.length, 1);
+    assert.equal(f.docs[0].metadata.statusCode, 404);
+    assert.equal(f.last.creditsUsed, 1);
+    assert.equal(stack.app.ledger.remaining('a'), a0 - 1);
   });
 
   test('limit counts unique pages admitted', async () => {
@@ -296,7 +297,7 @@ describe('crawl jobs', () => {
     }
   });
 
-  test('webhooks: started, one page event per page (failures with success false), completed; metadata echoed', async () => {
+  test('webhooks: started, one page event per page (404 pages with success true), completed; metadata echoed', async () => {
     receiver.deliveries.length = 0;
     const id = await start({ url: `${site}/blog`, sitemap: 'skip', webhook: { url: `${receiver.url}/hook`, metadata: { run: 'r1' } } });
     const done = await waitForJob(stack, `/v2/crawl/${id}`);
@@ -310,7 +311,8 @@ describe('crawl jobs', () => {
     const ok = pages.filter((d) => d.body.success);
     assert.deepEqual(sorted(ok.map((d) => (d.body.data[0] as { metadata: { sourceURL: string } }).metadata.sourceURL)), sorted(done.urls));
     const failed = pages.filter((d) => !d.body.success);
-    assert.ok(failed.length >= 1, '/blog links /blog/missing-post');
+    // /blog links /blog/missing-post: a 404 page is a document, sent with success true.
+    assert.ok(ok.some((d) => (d.body.data[0] as { metadata: { statusCode: number } }).metadata.statusCode === 404), 'the 404 page is a page event');
     for (const f of failed) {
       assert.equal(typeof f.body.error, 'string');
       assert.deepEqual(Object.keys(f.body.data[0] as object), ['metadata']);

@@ -309,9 +309,9 @@ export interface OracleOptions {
 }
 
 export interface OracleResult {
-  /** URLs that end in `data` (status < 400). */
+  /** URLs that end in `data` (error pages included, with their metadata.statusCode). */
   ok: Set<string>;
-  /** URLs attempted that answered >= 400: listed under errors. */
+  /** URLs listed under errors (engine failures only; none on the demo site). */
   failed: Set<string>;
   robotsBlocked: Set<string>;
 }
@@ -327,38 +327,52 @@ export function expectedCrawl(manifest: SiteManifest, o: OracleOptions): OracleR
   const inc = (o.includePaths ?? []).map((p) => new RegExp(p));
   const exc = (o.excludePaths ?? []).map((p) => new RegExp(p));
   const sitemap = o.sitemap ?? 'include';
-  const keyOf = (u: URL) => (o.ignoreQueryParameters ? u.origin + u.pathname : u.href);
+  // A trailing slash does not make another page; with ignoreQueryParameters neither does the query.
+  const keyOf = (u: URL) => (o.ignoreQueryParameters ? u.origin + u.pathname : u.origin + u.pathname + u.search).replace(/(.)\/+(\?|$)/, '$1$2');
+  const isFile = (u: URL) => /\.(png|jpe?g|gif|css|js|ico|svg|tiff|zip|exe|dmg|mp4|mp3|wav|pptx|xlsx|avi|flv|woff2?|ttf|webp|inc)$/i.test(u.pathname);
+  const excluded = (u: URL) => exc.some((r) => r.test(o.regexOnFullURL ? u.href : u.pathname));
   const visitable = (u: URL): boolean => {
-    if (u.host !== start.host) return false;
+    if (u.host !== start.host || isFile(u)) return false;
     if (!o.crawlEntireDomain && u.pathname !== start.pathname && !u.pathname.startsWith(startDir)) return false;
     const subject = o.regexOnFullURL ? u.href : u.pathname;
-    if (exc.some((r) => r.test(subject))) return false;
+    if (excluded(u)) return false;
     return inc.length === 0 || inc.some((r) => r.test(subject));
   };
+  const isBlocked = (url: string): boolean => {
+    const entry = manifest.get(url);
+    return Boolean(entry && (o.robots ?? '*') !== 'none' && (o.robots === 'named' ? entry.robotsDisallowedNamedAgent : entry.robotsDisallowed));
+  };
   const result: OracleResult = { ok: new Set(), failed: new Set(), robotsBlocked: new Set() };
+  /** A disallowed URL met on a page of its host (or in the sitemap) is listed, whatever depth, scope or includes say; excludes hide it. */
+  const meet = (url: string, on: URL) => {
+    const u = new URL(url);
+    if (u.hostname === on.hostname && !isFile(u) && !excluded(u) && isBlocked(url)) result.robotsBlocked.add(url);
+  };
   const seen = new Set<string>();
   const queue: Array<{ url: string; depth: number }> = [{ url: start.href, depth: 0 }];
   if (sitemap !== 'skip') {
-    for (const e of manifest.entries) if (e.host === 'main' && e.inSitemap) queue.push({ url: e.url, depth: 0 });
+    for (const e of manifest.entries) {
+      if (e.host !== 'main' || !e.inSitemap) continue;
+      meet(e.url, start);
+      queue.push({ url: e.url, depth: 0 });
+    }
   }
   while (queue.length > 0) {
     const { url, depth } = queue.shift() as { url: string; depth: number };
     const u = new URL(url);
     if (!visitable(u) || seen.has(keyOf(u))) continue;
+    if (isBlocked(url)) {
+      if (url === start.href) result.robotsBlocked.add(url);
+      continue;
+    }
     seen.add(keyOf(u));
     const entry: ManifestEntry | undefined = manifest.get(url);
-    const blocked = entry && (o.robots ?? '*') !== 'none' && (o.robots === 'named' ? entry.robotsDisallowedNamedAgent : entry.robotsDisallowed);
-    if (blocked) {
-      result.robotsBlocked.add(url);
-      continue;
-    }
-    if (!entry || entry.status >= 400) {
-      result.failed.add(url);
-      continue;
-    }
+    // Pages that answered 404 or 500 are documents too (metadata.statusCode); a missing page has no links.
     result.ok.add(url);
-    if (sitemap === 'only' || (o.maxDiscoveryDepth !== undefined && depth >= o.maxDiscoveryDepth)) continue;
-    for (const link of entry.links) queue.push({ url: link, depth: depth + 1 });
+    if (sitemap === 'only') continue;
+    for (const link of entry?.links ?? []) meet(link, u);
+    if (o.maxDiscoveryDepth !== undefined && depth >= o.maxDiscoveryDepth) continue;
+    for (const link of entry?.links ?? []) queue.push({ url: link, depth: depth + 1 });
   }
   return result;
 }

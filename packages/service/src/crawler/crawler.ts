@@ -8,7 +8,7 @@ import { Frontier, type FrontierItem } from './frontier.js';
 import type { PathFilter } from './path-filter.js';
 import type { RobotsBook } from './robots.js';
 import { readSitemaps, sitemapRoots } from './sitemap.js';
-import { dedupeKey, parseHttpUrl } from './url-key.js';
+import { crawlKey, isFileUrl, parseHttpUrl } from './url-key.js';
 import type { UrlScope } from './url-scope.js';
 
 export type SitemapMode = 'skip' | 'include' | 'only';
@@ -67,8 +67,10 @@ export class Crawler {
   private discovering = 0;
   private stopped = false;
   private finished = false;
-  /** Scope around the start URL's redirect target: its children are in scope too. */
-  private redirectScope?: UrlScope;
+  /** robots.txt-disallowed URLs already reported. */
+  private readonly blocked = new Set<string>();
+  /** Settles when the sitemaps are read: the start page's links wait for it (sitemap URLs take the limit first). */
+  private sitemapsRead: Promise<void> = Promise.resolve();
   private resolveDone!: () => void;
   private readonly done = new Promise<void>((resolve) => {
     this.resolveDone = resolve;
@@ -92,7 +94,10 @@ export class Crawler {
     if (this.signal.aborted) this.stop();
     else this.signal.addEventListener('abort', () => this.stop(), { once: true });
     this.track(this.offer(this.settings.start.href, 0));
-    if (this.settings.sitemap !== 'skip') this.track(this.loadSitemaps());
+    if (this.settings.sitemap !== 'skip') {
+      this.sitemapsRead = this.loadSitemaps().catch(() => undefined);
+      this.track(this.sitemapsRead);
+    }
     this.settle();
     return this.done;
   }
@@ -115,12 +120,58 @@ export class Crawler {
       });
   }
 
+  /**
+   * A URL met in a page's links or a sitemap: reported as robots-blocked when robots.txt
+   * disallows it, whatever depth, limit, scope or include patterns would have said (only
+   * exclude patterns hide it); only URLs on the host of the page (or sitemap) it was met on.
+   */
+  private noteBlocked(raw: string, base: string): Promise<void> | void {
+    const s = this.settings;
+    if (!s.obeyRobots) return;
+    const url = parseHttpUrl(raw, base);
+    if (!url || url.hostname !== new URL(base).hostname || s.filter.excluded(url) || isFileUrl(url)) return;
+    const key = crawlKey(url, false);
+    if (this.blocked.has(key)) return;
+    const report = (allowed: boolean) => {
+      if (allowed || this.blocked.has(key)) return;
+      this.blocked.add(key);
+      this.visitor.robotsBlocked(url.href);
+    };
+    const known = s.robots.peek(url);
+    if (known !== undefined) return report(known);
+    return s.robots.isAllowed(url).then(report);
+  }
+
   private offer(raw: string, depth: number, base?: string): Promise<void> | void {
     if (this.stopped) return;
     const s = this.settings;
     const url = parseHttpUrl(raw, base);
-    if (!url || !this.inScope(url) || !s.filter.matches(url)) return;
-    const key = dedupeKey(url, s.ignoreQueryParameters);
+    if (!url || isFileUrl(url) || !s.scope.allows(url) || !s.filter.matches(url)) return;
+    const key = crawlKey(url, s.ignoreQueryParameters);
+    if (this.frontier.hasSeen(key)) {
+      this.relax(key, depth);
+      return;
+    }
+    // robots.txt before the page budget: a disallowed URL never takes a slot.
+    if (s.obeyRobots) {
+      const known = s.robots.peek(url);
+      if (known === undefined) return s.robots.isAllowed(url).then((allowed) => this.admit(url, key, depth, allowed, base));
+      return this.admit(url, key, depth, known, base);
+    }
+    return this.admit(url, key, depth, true, base);
+  }
+
+  private admit(url: URL, key: string, depth: number, allowed: boolean, base?: string): void {
+    const s = this.settings;
+    if (this.stopped) return;
+    if (!allowed) {
+      // Reported here too for the start URL (met on no page).
+      if (!this.blocked.has(key) && base === undefined) {
+        this.blocked.add(key);
+        this.visitor.robotsBlocked(url.href);
+      }
+      return;
+    }
     if (!this.frontier.reserve(key)) {
       this.relax(key, depth);
       return;
@@ -132,17 +183,7 @@ export class Crawler {
     }
     const item = { url, key, depth };
     if (s.maxDiscoveryDepth !== undefined) this.depths.set(key, { item });
-    if (!s.obeyRobots) return this.enqueue(item);
-    const known = s.robots.peek(url);
-    if (known !== undefined) return this.admit(item, known);
-    return s.robots.isAllowed(url).then((allowed) => this.admit(item, allowed));
-  }
-
-  private admit(item: FrontierItem, allowed: boolean): void {
-    if (allowed) return this.enqueue(item);
-    this.frontier.release();
-    this.depths.delete(item.key);
-    this.visitor.robotsBlocked(item.url.href);
+    this.enqueue(item);
   }
 
   private enqueue(item: FrontierItem): void {
@@ -175,15 +216,17 @@ export class Crawler {
     }
     if (result.status === 'ok') {
       const finalUrl = result.finalUrl ? parseHttpUrl(result.finalUrl) : undefined;
-      if (finalUrl) {
-        const finalKey = dedupeKey(finalUrl, s.ignoreQueryParameters);
-        // A redirect target is the same page: never queue it again. When the start URL
-        // redirects (`/go/docs` → `/docs`), the crawl covers the target's children too.
-        this.frontier.markSeen(finalKey);
-        if (item.depth === 0 && item.url.href === s.start.href && finalKey !== item.key) this.redirectScope = s.scope.rebased(finalUrl);
-      }
+      // A redirect target is the same page: never queue it again. The scope stays the
+      // start URL's: a start URL that redirects elsewhere (`/start` → `/docs/`) does not
+      // bring the target's children in.
+      if (finalUrl) this.frontier.markSeen(crawlKey(finalUrl, s.ignoreQueryParameters));
       const base = finalUrl?.href ?? item.url.href;
-      if (s.maxDiscoveryDepth !== undefined && s.sitemap !== 'only' && !this.isExternal(item.url)) {
+      if (s.sitemap !== 'only') {
+        // The start page's links wait for the sitemaps: sitemap URLs take the limit first.
+        if (item.depth === 0 && item.url.href === s.start.href) await this.sitemapsRead;
+        for (const link of result.links) this.track(this.noteBlocked(link, base));
+      }
+      if (s.maxDiscoveryDepth !== undefined && s.sitemap !== 'only') {
         this.depths.set(item.key, { item, visited: { links: result.links, base } });
       }
       if (this.followsLinksOf(item)) {
@@ -193,10 +236,6 @@ export class Crawler {
     if (s.delayMs > 0 && !this.stopped && (this.frontier.waiting > 0 || this.discovering > 0)) {
       await sleep(s.delayMs, undefined, { signal: this.signal }).catch(() => undefined);
     }
-  }
-
-  private inScope(url: URL): boolean {
-    return this.settings.scope.allows(url) || (this.redirectScope?.allows(url) ?? false);
   }
 
   /** A known URL was reached at `depth`: lower its recorded depth if that is shorter. */
@@ -211,21 +250,20 @@ export class Crawler {
     }
   }
 
-  /** `only` reads no page links; a page at the maximum depth and external pages are leaves. */
+  /**
+   * `only` reads no page links; a page at the maximum depth is a leaf. Pages of external
+   * hosts (allowExternalLinks) have their links followed like any other page.
+   */
   private followsLinksOf(item: FrontierItem): boolean {
     const s = this.settings;
     if (s.sitemap === 'only') return false;
-    if (s.maxDiscoveryDepth !== undefined && item.depth >= s.maxDiscoveryDepth) return false;
-    return !this.isExternal(item.url);
-  }
-
-  private isExternal(url: URL): boolean {
-    return this.settings.scope.relation(url) === 'external' && (this.redirectScope?.relation(url) ?? 'external') === 'external';
+    return s.maxDiscoveryDepth === undefined || item.depth < s.maxDiscoveryDepth;
   }
 
   private async loadSitemaps(): Promise<void> {
     const s = this.settings;
     const origin = s.start.origin;
+    // robots.txt is read first, so the sitemap URLs are checked against it in file order.
     const fromRobots = await s.robots.sitemaps(origin);
     await readSitemaps(sitemapRoots(origin, fromRobots), {
       fetcher: s.fetcher,
@@ -233,7 +271,10 @@ export class Crawler {
       maxUrls: MAX_SITEMAP_URLS,
       shouldStop: () => this.stopped || this.frontier.isFull,
       onUrls: (urls) => {
-        for (const u of urls) this.track(this.offer(u, 0));
+        for (const u of urls) {
+          this.track(this.noteBlocked(u, origin));
+          this.track(this.offer(u, 0));
+        }
       },
     });
   }

@@ -28,6 +28,12 @@ export class PathFilter {
     this.onFullUrl = opts.regexOnFullURL ?? false;
   }
 
+  /** Whether an exclude pattern matches: such a URL is never visited nor reported as robots-blocked. */
+  excluded(url: URL): boolean {
+    const subject = this.onFullUrl ? url.href : url.pathname;
+    return this.exclude.some((re) => re.test(subject));
+  }
+
   matches(url: URL): boolean {
     const subject = this.onFullUrl ? url.href : url.pathname;
     if (this.exclude.some((re) => re.test(subject))) return false;

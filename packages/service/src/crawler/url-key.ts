@@ -23,3 +23,23 @@ export function dedupeKey(url: URL, ignoreQuery: boolean): string {
   copy.search = '';
   return copy.href;
 }
+
+/**
+ * The identity of a page within a crawl: dedupeKey, and a trailing slash does not make
+ * another page (`/docs/api/v2` and `/docs/api/v2/` are one page; a server that redirects
+ * one to the other serves the same document).
+ */
+export function crawlKey(url: URL, ignoreQuery: boolean): string {
+  const key = new URL(dedupeKey(url, ignoreQuery));
+  if (key.pathname.length > 1 && key.pathname.endsWith('/')) key.pathname = key.pathname.replace(/\/+$/, '') || '/';
+  return key.href;
+}
+
+/** Extensions of files a crawl never visits (images, styles, scripts, fonts, media, archives). */
+const FILE_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.gif', '.css', '.js', '.ico', '.svg', '.tiff', '.zip', '.exe', '.dmg', '.mp4', '.mp3', '.wav', '.pptx', '.xlsx', '.avi', '.flv', '.woff', '.ttf', '.woff2', '.webp', '.inc'];
+
+/** Whether a link points at a non-page file by its extension (PDF and DOCX are pages: they are converted). */
+export function isFileUrl(url: URL): boolean {
+  const path = url.pathname.toLowerCase();
+  return FILE_EXTENSIONS.some((ext) => path.endsWith(ext));
+}

@@ -1,6 +1,7 @@
 // Runs a crawl job: the crawler decides which URLs to visit; each visit scrapes and
 // records the page here. A page the engine returns with an HTTP error status (404,
-// 500...) is a failure for crawl: listed under /errors, not in data, not charged.
+// 500...) is a document with metadata.statusCode, as in a batch scrape; only engine
+// failures (timeout, refused destination...) are listed under /errors.
 import { Crawler, type CrawlSettings, type PageVisitor, type VisitResult } from '../crawler/crawler.js';
 import { completeJob } from './lifecycle.js';
 import { attemptPage, NO_CREDIT_MESSAGE, recordDocument, recordFailure } from './pages.js';
@@ -27,15 +28,9 @@ function crawlVisitor(rt: JobsRuntime, job: Job): PageVisitor {
           recordFailure(rt, job, url, attempt);
           return { status: 'failed' };
         case 'ok': {
+          // A page that answered 404 or 500 is a document like any other (metadata.statusCode,
+          // metadata.error): it counts towards limit, is charged and its links are followed.
           const { metadata } = attempt.outcome.document;
-          if (metadata.statusCode >= 400) {
-            recordFailure(rt, job, url, {
-              scrapeId: attempt.scrapeId,
-              message: metadata.error ?? `The page answered HTTP ${metadata.statusCode}`,
-              code: `HTTP_${metadata.statusCode}`,
-            });
-            return { status: 'failed' };
-          }
           recordDocument(rt, job, attempt);
           return { status: 'ok', links: attempt.outcome.discoveredLinks, finalUrl: metadata.url };
         }
