@@ -58,7 +58,7 @@ try {
   console.log(`test:compat: server up in ${secs(t1)} on http://127.0.0.1:${ports.FC_PORT}`);
   const tests = spawn(process.execPath, [
     '--conditions=webdata-source', '--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec',
-    'test/compat/oss.compat.ts',
+    'test/compat/oss.compat.ts', 'test/compat/crawl-differential.compat.ts',
   ], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, WEBDATA_OSS_URL: `http://127.0.0.1:${ports.FC_PORT}` } });
   code = await new Promise((ok) => tests.on('exit', (c, signal) => ok(c ?? (signal ? 1 : 0))));
 } finally {
