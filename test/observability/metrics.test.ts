@@ -120,6 +120,7 @@ describe('Prometheus metrics of a pipeline run', () => {
   test('the worker log: one JSON object per line, stage transitions from the workflow, no bundler statistics at INFO', async () => {
     await until('stage logs', () => worker.output().includes('"pipeline finished"'), 30_000);
     const lines = worker.output().split('\n').filter((l) => l.trim() !== '');
+    if (process.env.WEBDATA_LOG_DUMP) writeFileSync(process.env.WEBDATA_LOG_DUMP, lines.join('\n'));
     const entries = lines.map((line) => {
       try {
         return JSON.parse(line) as Record<string, unknown>;
