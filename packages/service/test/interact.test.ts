@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { findChromium } from '../src/browser/chromium.js';
 import { startDemoSite, type DemoSite } from '../src/demo-site/index.js';
+import { browserSessions } from '../src/browser/session-manager.js';
 import { findAgentBrowser } from '../src/interact/agent-browser.js';
 import { scrapeRecord, startFixtureSite, startHarness, team, type Harness } from './browser-harness.js';
 
@@ -89,6 +90,23 @@ console.error('warn', after);
     assert.equal(stop.body.success, true);
     assert.equal(stop.body.creditsBilled, 2);
     assert.equal((await interact(id, { code: '1' })).status, 410);
+  });
+
+  it('a stop that arrives while the session is still opening waits for it and destroys it', async () => {
+    // The replay waits 15 s (the scrape's waitFor): the stop is sent as soon as the session
+    // exists, so it arrives while the first interact call is still opening it.
+    const manager = browserSessions(h.ctx);
+    const before = manager.list('t1', 'interact', 'active').length;
+    const id = job({ waitFor: 15_000 });
+    const running = interact(id, { code: '1' });
+    for (const deadline = Date.now() + 60_000; manager.list('t1', 'interact', 'active').length <= before; await new Promise((r) => setTimeout(r, 20))) {
+      if (Date.now() > deadline) throw new Error('the interact session never opened');
+    }
+    const stop = await h.call('DELETE', `/v2/scrape/${id}/interact`);
+    assert.equal(stop.status, 200, JSON.stringify(stop.body));
+    assert.equal(stop.body.success, true);
+    assert.equal((await running).status, 410, 'the interact call ran on a stopped session');
+    assert.equal(manager.list('t1', 'interact', 'active').length, before, 'the session was left open');
   });
 
   it('replays the scrape actions, then runs python code with Playwright over CDP', { skip: needs(hasPythonPlaywright, 'Playwright for Python') }, async () => {

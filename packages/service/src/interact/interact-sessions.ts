@@ -28,6 +28,14 @@ export class InteractSessions {
     return this.byJob.get(jobId);
   }
 
+  /** The job's session, also one still opening (replaying the scrape): a stop must not miss it. */
+  async settled(jobId: string): Promise<Bound | undefined> {
+    const bound = this.byJob.get(jobId);
+    if (bound) return bound;
+    const pending = this.opening.get(jobId);
+    return pending ? pending.catch(() => undefined) : undefined;
+  }
+
   /** The job's live session, opening it (once, even for concurrent first calls). 410 once destroyed. */
   async open(record: ScrapeRecord, team: TeamConfig, apiKey: string, promptUsed: boolean): Promise<Bound> {
     const existing = this.byJob.get(record.id);

@@ -71,7 +71,9 @@ export function registerInteractRoutes(router: Router, ctx: ServiceContext, opts
 
   router.add('DELETE', '/v2/scrape/:jobId/interact', async (req: RouteRequest): Promise<RouteResponse<InteractStopResult>> => {
     const jobId = assertJobId(req.params.jobId);
-    const bound = sessions.find(jobId);
+    // A stop that arrives while the first interact call is still opening the session (replaying
+    // the scrape) waits for it, or the session would be left open until its TTL.
+    const bound = await sessions.settled(jobId);
     if (!bound) {
       const record = ctx.scrapes.get(jobId);
       if (record && record.teamId !== req.team.id) throw new HttpError(403, 'Forbidden: this scrape job belongs to another team', { code: 'FORBIDDEN' });
