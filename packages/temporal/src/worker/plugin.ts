@@ -6,6 +6,7 @@
 import type { ReplayWorkerOptions, WorkerOptions, WorkerPlugin } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import type { ActivityDeps } from '../activities/deps.js';
+import { createWebDataMetrics, withStoreMetrics, WORKFLOW_METRICS_PATH } from './metrics.js';
 import { WORKFLOWS_PATH } from './worker.js';
 
 export const PLUGIN_NAME = 'webdata-temporal';
@@ -14,14 +15,25 @@ function withWorkflows<T extends { workflowsPath?: string; workflowBundle?: unkn
   return options.workflowsPath || options.workflowBundle ? options : { ...options, workflowsPath: WORKFLOWS_PATH };
 }
 
-export function webDataPlugin(deps: ActivityDeps): WorkerPlugin {
+/**
+ * `metrics` (default on): pages stored, and the workflow's credits, job and run durations, on
+ * the runtime's meter (exported when the Runtime has a metrics exporter; see README "Observe it").
+ * The workflow part needs the interceptor module in the bundle: added unless the Worker has a
+ * prebuilt bundle (then bundle with `WORKFLOW_METRICS_PATH` among workflowInterceptorModules).
+ */
+export function webDataPlugin(deps: ActivityDeps, options: { metrics?: boolean } = {}): WorkerPlugin {
   return {
     get name() {
       return PLUGIN_NAME;
     },
-    configureWorker(options: WorkerOptions): WorkerOptions {
+    configureWorker(workerOptions: WorkerOptions): WorkerOptions {
+      const metrics = options.metrics === false ? undefined : createWebDataMetrics();
+      const activities = createActivities(metrics ? { ...deps, store: withStoreMetrics(deps.store, metrics) } : deps);
       // The user's own activities win a name clash: theirs are the more specific choice.
-      return withWorkflows({ ...options, activities: { ...createActivities(deps), ...options.activities } });
+      const configured = withWorkflows({ ...workerOptions, activities: { ...activities, ...workerOptions.activities } });
+      if (!metrics || configured.workflowBundle) return configured;
+      const interceptors = configured.interceptors;
+      return { ...configured, interceptors: { ...interceptors, workflowModules: [...(interceptors?.workflowModules ?? []), WORKFLOW_METRICS_PATH] } };
     },
     configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
       return withWorkflows(options);
