@@ -1,7 +1,16 @@
-// The command line as a user runs it: `npm run demo` on a fresh stack, and `webdata` usage errors.
-import { test } from 'node:test';
+// The command line as a user runs it: `npm run demo` on a fresh stack, `webdata <command> --help`,
+// and every failure as one line (exit 2 usage, 1 failure, never a stack trace without --debug).
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
+import { renderProgress } from '../../packages/temporal/src/cli/progress-view.js';
+import { getProgress } from '../../packages/temporal/src/client/pipeline.js';
+import { jobsStarted, startStack } from '../helpers/stack.js';
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
@@ -44,3 +53,233 @@ test('webdata: bad input is refused before anything starts, naming the field and
   assert.equal(worker.code, 2);
   assert.match(worker.err, /WEBDATA_API_KEY: is required/);
 });
+
+// ---- every command's --help, and failures as one line (exit 2 usage, 1 failure, no stack) ----
+
+const BIN = 'packages/temporal/bin/webdata.js';
+
+interface Ran { code: number | null; out: string; err: string; ms: number }
+
+async function webdata(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<Ran> {
+  const started = Date.now();
+  const r = await run([BIN, ...args], env, timeoutMs);
+  return { ...r, ms: Date.now() - started };
+}
+
+/** A loopback port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** One line on stderr matching `pattern`, the exit code, and no stack trace anywhere. */
+function assertOneLineFailure(r: Ran, code: number, pattern: RegExp, what: string): void {
+  const detail = `${what}\nexit ${r.code}\nstdout: ${r.out}\nstderr: ${r.err}`;
+  assert.equal(r.code, code, detail);
+  const lines = r.err.split('\n').filter((l) => l.trim() !== '');
+  assert.equal(lines.length, 1, `stderr must be one line: ${detail}`);
+  assert.match(lines[0], pattern, detail);
+  assert.doesNotMatch(r.err + r.out, /\n\s+at /, `stack trace printed: ${detail}`);
+}
+
+test('webdata <command> --help: every command, exit 0, no connection made', async () => {
+  // Temporal is "at" a closed port: a command that tried to connect would fail, not print help.
+  const env = { TEMPORAL_ADDRESS: `127.0.0.1:${await closedPort()}`, WEBDATA_API_URL: '', WEBDATA_API_KEY: '' };
+  for (const args of [['run', '--help'], ['status', '--help'], ['cancel', '--help'], ['schedule', '--help'], ['schedule', 'create', '--help'],
+    ['export', '--help'], ['dev', '--help'], ['worker', '--help'], ['run', 'http://127.0.0.1:9/', '-h'], ['help', 'run']]) {
+    const r = await webdata(args, env);
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
+    assert.equal(r.err, '', `${args.join(' ')} wrote to stderr: ${r.err}`);
+    assert.match(r.out, new RegExp(`usage: webdata ${args[0] === 'help' ? args[1] : args[0]}`), args.join(' '));
+  }
+});
+
+test('usage errors: one line naming the flag or file and the fix, exit 2, before anything connects', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'webdata-cli-'));
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, '{"url": "http://127.0.0.1:9/", ');
+  const env = { TEMPORAL_ADDRESS: `127.0.0.1:${await closedPort()}` };
+  const cases: Array<[string[], RegExp]> = [
+    [['run', 'http://127.0.0.1:9/', '--frobnicate'], /webdata run: Unknown option '--frobnicate'.*webdata run --help/],
+    [['run', 'http://127.0.0.1:9/', '--crawl-limit', '-5'], /webdata run: .*'--crawl-limit' argument is ambiguous/],
+    [['run', 'http://127.0.0.1:9/', '--crawl-limit=-5'], /webdata run: --crawl-limit: must be a whole number/],
+    [['run', 'http://127.0.0.1:9/', '--crawl-limit', 'lots'], /--crawl-limit: must be a whole number/],
+    [['run', 'http://127.0.0.1:9/', '--skip', 'scrape'], /--skip: unknown stage "scrape"/],
+    [['run', 'http://127.0.0.1:9/', '--mode', 'sometimes'], /webdata run: invalid input: mode: /],
+    [['run', '--input', bad], new RegExp(`webdata run: --input ${bad.replace(/[.\\]/g, '\\$&')}: not valid JSON`)],
+    [['run', '--input', join(dir, 'missing.json')], /webdata run: --input .*missing\.json: no such file/],
+    [['status'], /webdata status: a workflow id is required/],
+    [['status', 'a', '--frobnicate'], /webdata status: Unknown option '--frobnicate'/],
+    [['cancel', '--frobnicate', 'x'], /webdata cancel: Unknown option '--frobnicate'/],
+    [['export', 'r1', '--format', 'pdf'], /webdata export: --format: "pdf" is not a format/],
+    [['dev', '--temporal-port', 'x'], /webdata dev: --temporal-port: must be a whole number/],
+    [['schedule'], /webdata schedule: a subcommand is required/],
+    [['schedule', 'create', 's1', 'http://127.0.0.1:9/', '--every', 'soon'], /webdata schedule: --every: "soon" is not an interval/],
+    [['schedule', 'create', 's1', 'http://127.0.0.1:9/', '--cron', 'every day'], /webdata schedule: --cron: "every day" is not a cron expression/],
+    [['schedule', 'create', 's1', 'http://127.0.0.1:9/', '--every', '6h', '--overlap', 'sometimes'], /webdata schedule: --overlap: unknown policy "sometimes" \(policies: skip/],
+    [['schedule', 'create', 's1', 'http://127.0.0.1:9/'], /exactly one of --cron .* or --every/],
+    [['frobnicate'], /webdata: unknown command "frobnicate"/],
+  ];
+  for (const [args, pattern] of cases) assertOneLineFailure(await webdata(args, env), 2, pattern, args.join(' '));
+  // --debug adds the stack trace.
+  const debug = await webdata(['run', 'http://127.0.0.1:9/', '--crawl-limit=-5', '--debug'], env);
+  assert.equal(debug.code, 2);
+  assert.match(debug.err, /\n\s+at /);
+});
+
+test('--dry-run prints the merged input: flags override single fields of --input, the rest stays', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'webdata-cli-'));
+  const file = join(dir, 'input.json');
+  writeFileSync(file, JSON.stringify({ url: 'https://example.com/', crawl: { limit: 50 }, budget: { credits: 10, monthlyCap: 500 }, select: { include: ['^/docs', '^/blog'] } }));
+  const r = await webdata(['run', '--input', file, '--depth', '2', '--budget', '99', '--search', 'pricing', '--dry-run'], { TEMPORAL_ADDRESS: `127.0.0.1:${await closedPort()}` });
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(JSON.parse(r.out), {
+    url: 'https://example.com/',
+    crawl: { limit: 50, maxDiscoveryDepth: 2 },
+    budget: { credits: 99, monthlyCap: 500 },
+    select: { include: ['^/docs', '^/blog'], search: 'pricing' },
+  });
+  const noCredits = await webdata(['run', 'https://example.com/', '--monthly-cap', '5', '--dry-run']);
+  assertOneLineFailure(noCredits, 2, /--monthly-cap needs a run budget too: add --budget N/, 'monthly cap alone');
+});
+
+test('Temporal unreachable: one line naming the address and the fix, exit 1, within seconds', async (t) => {
+  const address = `127.0.0.1:${await closedPort()}`;
+  for (const args of [['status', 'some-run'], ['cancel', 'some-run'], ['schedule', 'list'], ['run', 'http://127.0.0.1:9/'], ['worker']]) {
+    const r = await webdata(args, { TEMPORAL_ADDRESS: address, WEBDATA_API_URL: 'http://127.0.0.1:9', WEBDATA_API_KEY: 'k', WEBDATA_STORE: tmpdir(), TEMPORAL_LOG_LEVEL: 'ERROR' });
+    assertOneLineFailure(r, 1, new RegExp(`webdata ${args[0]}: cannot reach Temporal at ${address} \\(namespace default\\): connection refused.*webdata dev.*TEMPORAL_ADDRESS`), args.join(' '));
+    t.diagnostic(`${args.join(' ')}: answered in ${r.ms} ms`);
+    // The goal is < 5 s; the bound is loose so a loaded CI machine does not flake.
+    assert.ok(r.ms < 30_000, `${args.join(' ')} took ${r.ms} ms`);
+  }
+});
+
+test('export: a store that is down or empty is named in the one-line message', async () => {
+  const port = await closedPort();
+  const down = await webdata(['export', 'r1', '--store', `postgres://webdata:secret@127.0.0.1:${port}/x`]);
+  assertOneLineFailure(down, 1, new RegExp(`webdata export: cannot read store postgres://webdata:\\*\\*\\*@127\\.0\\.0\\.1:${port}/x \\(from --store\\).*PostgreSQL is running`), 'postgres down');
+  assert.doesNotMatch(down.err, /secret/);
+  const dir = mkdtempSync(join(tmpdir(), 'webdata-cli-'));
+  const empty = await webdata(['export', 'r1', '--store', dir]);
+  assertOneLineFailure(empty, 1, new RegExp(`no documents stored for run r1 in store folder ${dir.replace(/[.\\]/g, '\\$&')} \\(from --store\\)`), 'empty store');
+  const missing = spawnSync(process.execPath, [join(process.cwd(), BIN), 'export', 'r1'], { cwd: dir, env: { ...process.env, WEBDATA_STORE: '' }, encoding: 'utf8' });
+  assertOneLineFailure({ code: missing.status, out: missing.stdout, err: missing.stderr, ms: 0 }, 1, /no store folder .*\.data\/store \(the default; --store or WEBDATA_STORE picks another\)/, 'default store missing');
+});
+
+test('progress bars: a running job fills against its own total, never full before it is', () => {
+  const p = (stage: Record<string, unknown>): string[] => renderProgress({
+    stage: 'crawl', status: 'running', documents: 0, continuedAsNew: 0, jobs: {}, credits: { budget: null, spent: 0, byStage: {}, events: [] },
+    stages: { crawl: { credits: 0, ...stage } as never },
+  });
+  assert.match(p({ status: 'running', documents: 5, total: 20 })[1], /crawl {5}█████░{15} running +5\/20/);
+  assert.match(p({ status: 'running', documents: 5 })[1], /crawl {5}\s{20} running +5 /, 'no total yet: empty, not full');
+  assert.match(p({ status: 'completed', documents: 11, total: 12 })[1], /crawl {5}█{18}░░ completed +11\/12/);
+  assert.match(p({ status: 'cancelled', documents: 0, reason: 'run cancelled' })[1], /crawl {5}\s{20} cancelled .*run cancelled/);
+});
+
+describe('against a running stack', () => {
+  let stack: DevStack;
+  let env: NodeJS.ProcessEnv;
+  const UI = 'http://127.0.0.1:1/ui';
+  before(async () => {
+    stack = await startStack();
+    env = { TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace, TEMPORAL_UI_URL: UI };
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  test('unknown workflow id: status and cancel say so in one line, exit 1', async () => {
+    for (const command of ['status', 'cancel']) {
+      const r = await webdata([command, 'no-such-run'], env);
+      assertOneLineFailure(r, 1, new RegExp(`webdata ${command}: no run with workflow id no-such-run in namespace ${stack.temporal.namespace} at ${stack.temporal.address}`), command);
+    }
+  });
+
+  test('schedule errors: bad cron, duplicate id, unknown id — one line each', async () => {
+    const id = `cli-sched-${Date.now()}`;
+    const site = stack.service.siteUrl as string;
+    const badCron = await webdata(['schedule', 'create', id, `${site}/`, '--cron', '99 99 * * *'], env);
+    assertOneLineFailure(badCron, 2, /webdata schedule: --cron: Temporal refused "99 99 \* \* \*": .*not in range.*e\.g\. "0 3 \* \* \*"/, 'bad cron');
+    const created = await webdata(['schedule', 'create', id, `${site}/`, '--every', '1d', '--paused', '--task-queue', stack.taskQueue], env);
+    assert.equal(created.code, 0, created.err);
+    try {
+      const dup = await webdata(['schedule', 'create', id, `${site}/`, '--every', '1d', '--paused'], env);
+      assertOneLineFailure(dup, 1, new RegExp(`webdata schedule: schedule ${id} already exists: .*webdata schedule delete ${id}`), 'duplicate');
+    } finally {
+      assert.equal((await webdata(['schedule', 'delete', id], env)).code, 0);
+    }
+    for (const sub of ['pause', 'unpause', 'delete']) {
+      const r = await webdata(['schedule', sub, 'no-such-schedule'], env);
+      assertOneLineFailure(r, 1, /webdata schedule: no schedule no-such-schedule in this namespace: `webdata schedule list`/, sub);
+    }
+  });
+
+  test('run --mode batch starts no crawl; run prints the Temporal UI link; cancel of an ended run says so', async () => {
+    const since = Date.now();
+    const site = stack.service.siteUrl as string;
+    const id = `cli-batch-${Date.now()}`;
+    const r = await webdata(['run', `${site}/`, '--mode', 'batch', '--include', '^/docs', '--limit', '3', '--skip', 'interact', '--task-queue', stack.taskQueue, '--workflow-id', id], env);
+    assert.equal(r.code, 0, `${r.out}\n${r.err}`);
+    assert.match(r.out, new RegExp(`Temporal UI: ${UI}/namespaces/${stack.temporal.namespace}/workflows/${id}`));
+    assert.match(r.out, /crawl {5}skipped · 0 credits · mode batch/);
+    assert.match(r.out, /batch {5}completed · 3 docs/);
+    assert.deepEqual(await jobsStarted(stack, 'crawl', since), [], 'batch mode started a crawl');
+    const cancel = await webdata(['cancel', id], env);
+    assert.equal(cancel.code, 0, cancel.err);
+    assert.match(cancel.out, new RegExp(`run ${id} already ended: it completed at .*; nothing to cancel`));
+  });
+
+  test('Ctrl-C during run says how to follow or cancel the run that goes on; after cancel, status shows the stage cancelled', async () => {
+    const site = stack.service.siteUrl as string;
+    const dir = mkdtempSync(join(tmpdir(), 'webdata-cli-'));
+    const input = join(dir, 'slow.json');
+    // The interact code outlasts the test: the run is in its interact stage until cancelled.
+    writeFileSync(input, JSON.stringify({
+      url: `${site}/shop/catalog`,
+      stages: { map: false, select: false, batch: false },
+      crawl: { limit: 1 },
+      interact: { match: '/shop/catalog', code: 'await page.waitForTimeout(280000); 1', maxPages: 1, timeout: 300 },
+    }));
+    const id = `cli-ctrlc-${Date.now()}`;
+    const child = spawn(process.execPath, [BIN, 'run', '--input', input, '--task-queue', stack.taskQueue, '--workflow-id', id], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // Interrupt once the CLI is following a run whose interact stage is under way.
+    await until('the interact stage running', async () => {
+      const p = await getProgress(stack.temporal.client, id).catch(() => undefined);
+      return out.includes(`started ${id}`) && p?.stages.interact?.status === 'running';
+    });
+    child.kill('SIGINT');
+    const code = await closed;
+    assertOneLineFailure({ code, out, err, ms: 0 }, 130, new RegExp(`stopped following ${id}; the run goes on\\. Follow it: webdata status ${id} · cancel it: webdata cancel ${id}`), 'Ctrl-C');
+    assert.equal((await stack.temporal.client.workflow.getHandle(id).describe()).status.name, 'RUNNING', 'Ctrl-C must not stop the run');
+
+    const cancel = await webdata(['cancel', id], env);
+    assert.equal(cancel.code, 0, cancel.err);
+    assert.match(cancel.out, new RegExp(`cancellation requested for ${id}`));
+    await assert.rejects(stack.temporal.client.workflow.getHandle(id).result(), /cancel/i);
+    const status = await webdata(['status', id, '--json'], env);
+    assert.equal(status.code, 0, status.err);
+    const progress = JSON.parse(status.out) as { status: string; stages: Record<string, { status: string }> };
+    assert.equal(progress.status, 'cancelled');
+    assert.equal(progress.stages.interact?.status, 'cancelled');
+    assert.ok(!Object.values(progress.stages).some((s) => s.status === 'running'), status.out);
+    const again = await webdata(['cancel', id], env);
+    assert.equal(again.code, 0, again.err);
+    assert.match(again.out, new RegExp(`run ${id} already ended: it was cancelled`));
+  });
+});
+
+/** Polls until `check` holds; the deadline only catches what never happens. */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !(await check()); await new Promise((r) => setTimeout(r, 250))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  }
+}

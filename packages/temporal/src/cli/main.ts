@@ -1,6 +1,6 @@
 // `webdata`: the command line over src/client (and the embedded stack for `dev`).
 // Commands are loaded on use: --help and usage errors answer without loading the SDKs.
-import { reportError, UsageError } from './errors.js';
+import { CliError, oneLine, reportError, UsageError } from './errors.js';
 import { COMMAND_HELP, HELP } from './help.js';
 
 export { HELP };
@@ -28,7 +28,18 @@ export async function main(argv: string[]): Promise<number> {
       case 'export': return await (await import('./commands/export.js')).exportCommand(rest);
       case 'worker':
         if (rest.length > 0) throw new UsageError(`worker takes no arguments, got "${rest.join(' ')}": it is configured from WEBDATA_* and TEMPORAL_* variables (see webdata worker --help)`);
-        await (await import('../worker/index.js')).runWorkerFromEnv();
+        try {
+          await (await import('../worker/index.js')).runWorkerFromEnv();
+        } catch (err) {
+          // The worker's own connection (Rust core): name the address it tried and the fix.
+          if (/transport|connect|deadline|unavailable/i.test((err as Error)?.message ?? '')) {
+            const { temporalTarget } = await import('./connect.js');
+            const { address, namespace } = temporalTarget();
+            const refused = /ConnectionRefused|ECONNREFUSED/i.test((err as Error).message) ? 'connection refused (nothing listens there)' : oneLine((err as Error).message);
+            throw new CliError(`cannot reach Temporal at ${address} (namespace ${namespace}): ${refused}. Start a local one with \`webdata dev\`, or set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*) to your server`, 1, { cause: err });
+          }
+          throw err;
+        }
         return Number(process.exitCode ?? 0);
       case undefined:
       case 'help':

@@ -48,11 +48,14 @@ function parseCreate(rest: string[]): Action | 0 {
       });
     } catch (err) {
       if (err instanceof ScheduleAlreadyRunning) throw err; // explained in errors.ts
-      if (isGrpcServiceError(err) && /cron|calendar|interval/i.test(err.details ?? '')) {
-        throw new UsageError(`Temporal refused the schedule spec: ${oneLine(err.details)} (--cron takes five fields, e.g. "0 3 * * *")`, { cause: err });
-      }
-      if (err instanceof TypeError || /invalid duration|ms format/i.test((err as Error).message ?? '')) {
-        throw new UsageError(`--every: ${oneLine((err as Error).message)} (use e.g. 30m, 6h, 1d)`, { cause: err });
+      // The spec is checked by Temporal: a refused one (INVALID_ARGUMENT) or a duration the SDK
+      // cannot parse is a usage error of the flag that gave it.
+      const refused = isGrpcServiceError(err) ? err.code === 3 : err instanceof TypeError || /cron|duration|range|interval/i.test((err as Error).message ?? '');
+      if (refused) {
+        const why = oneLine((isGrpcServiceError(err) && err.details) || (err as Error).message);
+        throw new UsageError(values.cron !== undefined
+          ? `--cron: Temporal refused "${values.cron}": ${why} (five fields: minute hour day-of-month month day-of-week, e.g. "0 3 * * *")`
+          : `--every: Temporal refused "${values.every}": ${why} (use e.g. 30m, 6h, 1d)`, { cause: err });
       }
       throw err;
     }
