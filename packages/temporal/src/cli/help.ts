@@ -31,6 +31,7 @@ export const HELP = `webdata: durable web data pipelines on Temporal
   webdata cancel <workflow-id>        cancel a run (jobs cancelled, sessions stopped)
   webdata schedule create|list|pause|unpause|delete
   webdata worker                      run a worker configured from WEBDATA_* and TEMPORAL_* variables
+  webdata webhooks --port N           run the webhook receiver (signals runs when jobs end)
   webdata export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...]
 
 \`webdata <command> --help\` shows a command's options.
@@ -93,6 +94,23 @@ ${CONNECTION}`,
 Runs a worker for the pipeline, configured from the environment: WEBDATA_API_URL,
 WEBDATA_API_KEY, WEBDATA_STORE (folder or postgres:// URL), WEBDATA_TASK_QUEUE and the other
 WEBDATA_* settings (README "Worker settings"), plus the Temporal connection below.
+
+${CONNECTION}`,
+
+  webhooks: `usage: webdata webhooks --port N [--host H]
+
+Runs the webhook receiver: it answers POST /webhooks, checks each delivery's signature, drops
+duplicates and signals the run named in its metadata (a job's end wakes the run at once; the
+run's polling stays the record). Ctrl-C or SIGTERM stops it. Point --webhook-url of runs (or
+your reverse proxy) at http://H:N/webhooks.
+
+  --port N     port to listen on (0: any free port)
+  --host H     address to listen on (default 127.0.0.1; behind a reverse proxy keep loopback)
+
+WEBDATA_WEBHOOK_SECRET             the team's webhook secret: deliveries must be signed with it.
+                                   Without it deliveries are accepted unauthenticated, as hints.
+WEBDATA_WEBHOOK_SIGNATURE_HEADERS  comma list of headers a signature is read from (default
+                                   x-firecrawl-signature,x-service-signature)
 
 ${CONNECTION}`,
 
