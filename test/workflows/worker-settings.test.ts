@@ -28,3 +28,12 @@ test('worker settings: WEBDATA_ROBOTS_USER_AGENT is a robots.txt product token; 
   assert.equal(readWorkerSettings({ ...base, WEBDATA_ROBOTS_USER_AGENT: 'FirecrawlAgent' }).robotsUserAgent, 'FirecrawlAgent');
   assert.throws(() => readWorkerSettings({ ...base, WEBDATA_ROBOTS_USER_AGENT: 'Mozilla/5.0 (x)' }), (err: Error) => err.message.startsWith('WEBDATA_ROBOTS_USER_AGENT: must be a robots.txt product token'));
 });
+
+test('worker settings: WEBDATA_DEPLOYMENT_NAME and WEBDATA_BUILD_ID together join a worker deployment; one alone is a problem', () => {
+  const base = { WEBDATA_API_URL: 'http://127.0.0.1:3002', WEBDATA_API_KEY: 'wd-secret-key-123' };
+  assert.equal(readWorkerSettings(base).deployment, undefined);
+  assert.deepEqual(readWorkerSettings({ ...base, WEBDATA_DEPLOYMENT_NAME: 'webdata', WEBDATA_BUILD_ID: '2026.11.23-1' }).deployment, { deploymentName: 'webdata', buildId: '2026.11.23-1' });
+  assert.throws(() => readWorkerSettings({ ...base, WEBDATA_DEPLOYMENT_NAME: 'webdata' }), (err: Error) => err.message === 'WEBDATA_BUILD_ID: is required with WEBDATA_DEPLOYMENT_NAME (worker versioning needs both)');
+  assert.throws(() => readWorkerSettings({ ...base, WEBDATA_BUILD_ID: 'abc' }), (err: Error) => err.message.startsWith('WEBDATA_DEPLOYMENT_NAME: is required with WEBDATA_BUILD_ID'));
+  assert.throws(() => readWorkerSettings({ ...base, WEBDATA_DEPLOYMENT_NAME: 'web.data', WEBDATA_BUILD_ID: 'abc' }), (err: Error) => err.message.startsWith('WEBDATA_DEPLOYMENT_NAME: must be a name without dots'));
+});

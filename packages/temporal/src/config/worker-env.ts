@@ -22,6 +22,13 @@ const envSchema = z.object({
   WEBDATA_ROBOTS_USER_AGENT: z.string().regex(/^[A-Za-z_-]+$/, { error: 'WEBDATA_ROBOTS_USER_AGENT: must be a robots.txt product token (letters, "_" and "-"), e.g. WebDataBot' }).optional(),
   WEBDATA_METRICS_BIND: z.string().regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { error: 'WEBDATA_METRICS_BIND: must be host:port, e.g. 0.0.0.0:9464' }).optional(),
   WEBDATA_LOG_FORMAT: z.enum(['text', 'json'], { error: 'WEBDATA_LOG_FORMAT: must be text or json' }).default('text'),
+  WEBDATA_DEPLOYMENT_NAME: z.string().regex(/^[^.\s]+$/, { error: 'WEBDATA_DEPLOYMENT_NAME: must be a name without dots or spaces, e.g. webdata' }).optional(),
+  WEBDATA_BUILD_ID: z.string().regex(/^\S+$/, { error: 'WEBDATA_BUILD_ID: must be a build id without spaces, e.g. a git commit or 2026.11.23-1' }).optional(),
+}).superRefine((e, ctx) => {
+  if ((e.WEBDATA_DEPLOYMENT_NAME === undefined) !== (e.WEBDATA_BUILD_ID === undefined)) {
+    const missing = e.WEBDATA_BUILD_ID === undefined ? 'WEBDATA_BUILD_ID' : 'WEBDATA_DEPLOYMENT_NAME';
+    ctx.addIssue({ code: 'custom', path: [missing], message: `${missing}: is required with ${missing === 'WEBDATA_BUILD_ID' ? 'WEBDATA_DEPLOYMENT_NAME' : 'WEBDATA_BUILD_ID'} (worker versioning needs both)` });
+  }
 });
 
 export interface WorkerSettings {
@@ -48,6 +55,11 @@ export interface WorkerSettings {
   metricsBind?: string;
   /** `json`: one JSON object per log line; `text` (default): the SDK's one-line format. */
   logFormat: 'text' | 'json';
+  /**
+   * Worker versioning (WEBDATA_DEPLOYMENT_NAME + WEBDATA_BUILD_ID): the worker joins this worker
+   * deployment version; runs stay on the version they started on (the pipeline is PINNED).
+   */
+  deployment?: { deploymentName: string; buildId: string };
 }
 
 export class WorkerSettingsError extends Error {
@@ -83,5 +95,8 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     robotsUserAgent: e.WEBDATA_ROBOTS_USER_AGENT,
     metricsBind: e.WEBDATA_METRICS_BIND,
     logFormat: e.WEBDATA_LOG_FORMAT,
+    deployment: e.WEBDATA_DEPLOYMENT_NAME !== undefined && e.WEBDATA_BUILD_ID !== undefined
+      ? { deploymentName: e.WEBDATA_DEPLOYMENT_NAME, buildId: e.WEBDATA_BUILD_ID }
+      : undefined,
   };
 }

@@ -11,6 +11,7 @@ import { combineObservers, createWebDataMetrics, WEBDATA_HISTOGRAM_BUCKETS, with
 import { readOtlpSettings, startTracing, TracingUnavailableError, type OtlpSettings } from './tracing.js';
 import { createStore } from 'webdata-storage';
 import type { DocumentStore } from 'webdata-storage';
+import type { VersioningBehavior } from '@temporalio/common';
 
 /** The workflows module, next to this one (.ts from sources, .js in the installed package). */
 export const WORKFLOWS_PATH = fileURLToPath(new URL(`../workflows/index${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
@@ -35,6 +36,14 @@ export interface WebDataWorkerOptions {
    * Request metrics need the client built with `observer: metrics.observer`.
    */
   metrics?: WebDataMetrics | false;
+  /**
+   * Worker versioning: the worker joins this worker deployment version (`deploymentName` +
+   * `buildId`) with `useWorkerVersioning`. New runs go to the deployment's current version
+   * (set it when a build is ready: README "Upgrade safely"); a run stays on the version it
+   * started on, as the pipeline declares itself PINNED. `defaultVersioningBehavior` applies to
+   * workflows of your own that declare none (default PINNED).
+   */
+  deployment?: { deploymentName: string; buildId: string; defaultVersioningBehavior?: VersioningBehavior };
   /** Extra WorkerOptions (interceptors, sinks, plugins, tuning). */
   overrides?: Partial<WorkerOptions>;
 }
@@ -57,6 +66,13 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
     maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTaskExecutions,
     maxTaskQueueActivitiesPerSecond: options.maxTaskQueueActivitiesPerSecond,
+    ...(options.deployment ? {
+      workerDeploymentOptions: {
+        useWorkerVersioning: true,
+        version: { deploymentName: options.deployment.deploymentName, buildId: options.deployment.buildId },
+        defaultVersioningBehavior: options.deployment.defaultVersioningBehavior ?? 'PINNED',
+      },
+    } : {}),
     ...options.overrides,
     ...(workflowModules ? { interceptors: { ...interceptors, workflowModules } } : {}),
   });
@@ -91,6 +107,7 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
     maxTaskQueueActivitiesPerSecond: settings.maxTaskQueueActivitiesPerSecond,
     collectPageSize: settings.collectPageSize,
     robotsUserAgent: settings.robotsUserAgent,
+    deployment: settings.deployment,
     metrics,
     overrides: tracing ? { plugins: [tracing.plugin] } : undefined,
   });
@@ -136,7 +153,8 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
   // Worker.runUntil/shutdown: the SDK installs SIGINT/SIGTERM handlers that call shutdown().
   // The ready line is printed whatever the log level (tools wait for it).
   const ready = `webdata worker: task queue ${settings.taskQueue}, service ${settings.apiUrl}, store ${settings.store}`;
-  const exporting = settings.metricsBind ? `, metrics on http://${settings.metricsBind}/metrics` : '';
+  const version = settings.deployment ? `, deployment ${settings.deployment.deploymentName} build ${settings.deployment.buildId}` : '';
+  const exporting = (settings.metricsBind ? `, metrics on http://${settings.metricsBind}/metrics` : '') + version;
   if (settings.logFormat === 'json') {
     console.log(formatLogLine({ level: 'INFO', message: ready + exporting, timestampNanos: BigInt(Date.now()) * 1_000_000n, meta: { taskQueue: settings.taskQueue } }, 'json'));
   } else {
