@@ -100,9 +100,11 @@ describe('support ask on crawls', () => {
     assert.equal(envelope.confidence, 'high');
     const limit = (envelope.fixParameters as { limit: number }).limit;
     const docsPages = stack.site.manifest.entries.filter((e) => e.host === 'main' && e.path.startsWith('/docs/') && e.status === 200).length;
+    // A page the site fails (/docs/broken-page, 500) is a document too (metadata.statusCode), as on the real server.
+    const docsErrorPages = stack.site.manifest.entries.filter((e) => e.host === 'main' && e.path.startsWith('/docs/') && e.status >= 400).length;
     assert.ok(limit > 3 && limit >= docsPages, `limit ${limit}, docs pages ${docsPages}`);
     const fixed = await crawl(stack, applyFix(request, envelope.fixParameters));
-    assert.equal(fixed.urls.length, docsPages + 1, 'every docs page and /docs itself');
+    assert.equal(fixed.urls.length, docsPages + docsErrorPages + 1, 'every docs page, its error pages and /docs itself');
   });
 
   test('a start URL under a path whose pages are siblings: crawlEntireDomain', async () => {
@@ -142,8 +144,12 @@ describe('support ask on crawls', () => {
   test('a site that rate-limits (429): one page at a time with a delay', async () => {
     const request = { url: `${fixture.url}/limited/`, limit: 10 };
     const failed = await crawl(stack, request);
+    // The site's 429 answers come back as documents with metadata.statusCode 429 (as on the real
+    // server), or in /errors when the engine gave up on the page.
     const errors = await stack.call('GET', `/v2/crawl/${failed.id}/errors`);
-    assert.ok(errors.body.errors.some((e: { code?: string }) => e.code === 'HTTP_429'), JSON.stringify(errors.body));
+    const limited = failed.status.data.some((d) => (d.metadata as { statusCode?: number }).statusCode === 429)
+      || errors.body.errors.some((e: { code?: string }) => e.code === 'HTTP_429');
+    assert.ok(limited, `no page met the site's 429: ${JSON.stringify(errors.body)}`);
     const { envelope } = await ask(stack, { question: 'Many pages failed with 429', jobId: failed.id });
     checkEnvelope(envelope);
     assert.equal(envelope.confidence, 'high');
