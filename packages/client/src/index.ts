@@ -8,5 +8,10 @@ export type { WebDataErrorKind, WebDataApiErrorInit } from './errors.js';
 export { DEFAULT_TIMEOUT_MS } from './http.js';
 export { followPages } from './pagination.js';
 export { parseRetryAfterHeader, parseRetryAfterText, retryAfterMs } from './retry-after.js';
-export { SIGNATURE_HEADER, signWebhookBody, verifyWebhookSignature, parseWebhookPayload, webhookPayloadSchema } from './webhooks.js';
+export {
+  SIGNATURE_HEADER, HOSTED_SIGNATURE_HEADER, SIGNATURE_HEADERS, JOB_WEBHOOK_TYPES,
+  signWebhookBody, verifyWebhookSignature, parseWebhookPayload, webhookPayloadSchema, isJobDelivery,
+} from './webhooks.js';
+export type { JobWebhookType, WebhookDelivery, WebhookJobDelivery, OtherWebhookDelivery } from './webhooks.js';
+export type { RequestObserver, RequestOutcome, RequestStart } from './http.js';
 export * from 'webdata-contract';
