@@ -225,7 +225,7 @@ export async function consumer(connection: NativeConnection, temporal: Client): 
   await startChild('temporal', cliPath, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--http-port', String(await freePort()), 
     '--log-level', 'error', ...attrs.flatMap((a) => ['--search-attribute', a])], /./, {});
   const { match: svc } = await startChild('webdata-service', join(app, 'node_modules', '.bin', 'webdata-service'), ['--port', '0', '--site-port', '0', '--pages', '60'],
-    /on (http:\/\/\S+)\n\s+demo site:\s+(http:\/\/\S+)/, { cwd: app });
+    /on (http:\/\/\S+)[\s\S]*?demo site:\s+(http:\/\/\S+)[\s\S]*?API keys? ([^;,\s]+)/, { cwd: app });
   writeFileSync(join(app, 'worker.mjs'), `
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
@@ -234,12 +234,12 @@ import { WebDataClient } from 'webdata-temporal/api';
 import { createStore } from 'webdata-temporal/storage';
 import { webDataPlugin } from 'webdata-temporal/plugin';
 
-const [address, serviceUrl, siteUrl] = process.argv.slice(2);
+const [address, serviceUrl, siteUrl, apiKey] = process.argv.slice(2);
 for (let i = 0; ; i++) {
   try { await (await Connection.connect({ address })).close(); break; } catch (err) { if (i > 120) throw err; await new Promise((r) => setTimeout(r, 500)); }
 }
 const connection = await NativeConnection.connect({ address });
-const api = new WebDataClient({ apiKey: 'local-dev-key', baseUrl: serviceUrl });
+const api = new WebDataClient({ apiKey, baseUrl: serviceUrl });
 const store = createStore('./store');
 // The user's own Worker: their options, plus the package through one plugin.
 const worker = await Worker.create({ connection, taskQueue: 'consumer', plugins: [webDataPlugin({ client: api, store })] });
@@ -251,7 +251,7 @@ const result = await worker.runUntil(async () => {
 console.log(JSON.stringify({ status: result.status, documents: result.documents, stages: Object.fromEntries(Object.entries(result.stages).map(([k, v]) => [k, v.status])) }));
 await api.close(); await store.close(); await connection.close();
 `);
-  const pipelineOut = run('node', ['worker.mjs', `127.0.0.1:${port}`, svc[1], svc[2]], { cwd: app, timeout: 300_000 });
+  const pipelineOut = run('node', ['worker.mjs', `127.0.0.1:${port}`, svc[1], svc[2], svc[3]], { cwd: app, timeout: 300_000 });
   const last = JSON.parse(pipelineOut.trim().split('\n').pop());
   check(last.status === 'completed' && last.documents > 0, `a consumer Worker built with webDataPlugin runs a pipeline to completed against the installed webdata-service (${JSON.stringify(last)})`);
   log(`total ${((Date.now() - t0) / 1000).toFixed(0)} s`);

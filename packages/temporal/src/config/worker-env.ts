@@ -57,7 +57,7 @@ export interface WorkerSettings {
   logFormat: 'text' | 'json';
   /**
    * Worker versioning (WEBDATA_DEPLOYMENT_NAME + WEBDATA_BUILD_ID): the worker joins this worker
-   * deployment version; runs stay on the version they started on (the pipeline is PINNED).
+   * deployment version; runs stay on the version they started on (PINNED by default).
    */
   deployment?: { deploymentName: string; buildId: string };
 }

@@ -39,9 +39,12 @@ export interface WebDataWorkerOptions {
   /**
    * Worker versioning: the worker joins this worker deployment version (`deploymentName` +
    * `buildId`) with `useWorkerVersioning`. New runs go to the deployment's current version
-   * (set it when a build is ready: README "Upgrade safely"); a run stays on the version it
-   * started on, as the pipeline declares itself PINNED. `defaultVersioningBehavior` applies to
-   * workflows of your own that declare none (default PINNED).
+   * (set it when a build is ready: README "Upgrade safely"); with the default behaviour PINNED
+   * a run stays on the version it started on. A run can last hours or wait days for a budget
+   * raise; moved to a new build mid-run it would replay its history with code that may take
+   * other branches. (The behaviour is set on the versioned worker, not declared in the workflow:
+   * a declared behaviour makes every unversioned worker's workflow tasks fail on the server,
+   * "versioning behavior cannot be specified without deployment options".)
    */
   deployment?: { deploymentName: string; buildId: string; defaultVersioningBehavior?: VersioningBehavior };
   /** Extra WorkerOptions (interceptors, sinks, plugins, tuning). */

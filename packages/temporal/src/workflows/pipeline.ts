@@ -9,7 +9,6 @@ import {
   log,
   patched,
   setHandler,
-  setWorkflowOptions,
   workflowInfo,
   ActivityFailure,
 } from '@temporalio/workflow';
@@ -64,12 +63,6 @@ function initialState(input: PipelineInput): PipelineState {
   };
 }
 
-// Worker versioning: a run is PINNED to the build it started on. A run can last hours or wait
-// days for a budget raise; moving it to a new build mid-run would replay its history with code
-// that may take other branches (a non-determinism error) unless every change is patched.
-// Pinned, it finishes on its build; new runs, scheduled ones included, start on the
-// deployment's current version (README "Upgrade safely"). Without versioning this is inert.
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, webDataPipeline);
 
 export async function webDataPipeline(input: PipelineInput, carried?: PipelineState): Promise<PipelineResult> {
   const state = carried ?? initialState(input);
