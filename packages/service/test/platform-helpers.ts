@@ -57,7 +57,18 @@ export async function call(
     payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     headers['content-type'] = 'application/json';
   }
-  const res = await fetch(`${baseUrl}${path}`, { method, headers, body: payload });
+  const send = () => fetch(`${baseUrl}${path}`, { method, headers, body: payload });
+  let res: Response;
+  try {
+    res = await send();
+  } catch (err) {
+    // A kept-alive socket that the server closed while this process's event loop was busy
+    // (a loaded machine parsing a 10 MiB page) resets on reuse: a transport race, not an answer.
+    // A GET is safe to send once more on a fresh connection.
+    const code = (err as { cause?: { code?: string } }).cause?.code;
+    if (method !== 'GET' || (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET')) throw err;
+    res = await send();
+  }
   const text = await res.text();
   let body: unknown;
   try { body = JSON.parse(text); } catch { body = undefined; }
