@@ -158,6 +158,8 @@ export interface DemoSiteChoice {
   port?: number;
   pages?: number;
   seed?: number;
+  /** Site revision, an integer ≥ 0 (default 0); see the demo site's manifest.ts. */
+  revision?: number;
   /** Index the site's pages for POST /v2/search in the background (default true). */
   searchIndex?: boolean;
 }
@@ -182,7 +184,7 @@ export async function startLocalService(options: StartLocalServiceOptions = {}):
     if (options.site !== false) {
       const servicePort = Number(new URL(server.url).port);
       const choice = options.site ?? {};
-      site = await startSiteNear(servicePort, { port: choice.port, pages: choice.pages, seed: choice.seed });
+      site = await startSiteNear(servicePort, { port: choice.port, pages: choice.pages, seed: choice.seed, revision: choice.revision });
       if (choice.searchIndex !== false) {
         void indexSiteInBackground(app.context, { origin: site.url, urls: demoSeedUrls(site.manifest) });
       }
@@ -213,7 +215,7 @@ export async function startLocalService(options: StartLocalServiceOptions = {}):
 const SITE_PORT_ATTEMPTS = 20;
 
 /** A fixed site port as given; otherwise the first free port after the service's (any when that is 0). */
-async function startSiteNear(servicePort: number, site: { port?: number; pages?: number; seed?: number }): Promise<DemoSite> {
+async function startSiteNear(servicePort: number, site: { port?: number; pages?: number; seed?: number; revision?: number }): Promise<DemoSite> {
   if (site.port !== undefined || servicePort === 0) return startDemoSite({ ...site, port: site.port ?? 0 });
   for (let port = servicePort + 1; port <= Math.min(65535, servicePort + SITE_PORT_ATTEMPTS); port++) {
     try {

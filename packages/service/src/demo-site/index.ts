@@ -4,6 +4,8 @@ export {
   buildManifest, NAMED_ROBOTS_AGENT, DEFAULT_PAGES, DEFAULT_SEED,
   type SiteManifest, type ManifestEntry, type ManifestOptions,
 } from './manifest.js';
-export { EXTERNAL_ORIGIN, ALIAS_HOSTNAME, type PageKind, type Section, type HostKind } from './layout.js';
+export {
+  EXTERNAL_ORIGIN, ALIAS_HOSTNAME, REVISED_PATHS, addedPostPath, type PageKind, type Section, type HostKind,
+} from './layout.js';
 export { DEMO_JS_TEXT, BASE64_PIXEL, docsTableRows, itemTableRows, itemPrice } from './render.js';
 export { DEMO_PDF_TEXT, DEMO_PDF_TITLE } from './pdf.js';

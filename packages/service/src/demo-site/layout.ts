@@ -58,6 +58,8 @@ export interface PageSpec {
   redirectTo?: string;
   base64Image?: boolean;
   table?: boolean;
+  /** Set on the REVISED_PATHS pages at revision ≥ 1: their main content names this revision. */
+  revisedIn?: number;
 }
 
 export interface SiteOptions {
@@ -69,6 +71,8 @@ export interface SiteOptions {
   /** When > 0, `/big` (linked from the home page) lists `/big/1?kb=..` ... `/big/{bigPages}?kb=..`. */
   bigPages?: number;
   bigKb?: number;
+  /** Site revision, an integer ≥ 0 (default 0 = the original site); the rule is in manifest.ts. */
+  revision?: number;
 }
 
 export interface SiteLayout {
@@ -108,6 +112,30 @@ export const bigPath = (n: number, kb: number): string => `/big/${n}?kb=${kb}`;
 /** Blog posts n ≡ 7 (mod 10) and shop items n ≡ 9 (mod 10) are orphans: only in the sitemap. */
 export const isBlogOrphan = (n: number): boolean => n % 10 === 7;
 export const isShopOrphan = (n: number): boolean => n % 10 === 9;
+
+/**
+ * Revisions (see manifest.ts): each revision r ≥ 1 rewrites the body of these three pages (they
+ * exist for every page count and are reached from / in one or two hops), removes the r-th blog
+ * orphan and adds /blog/new-r-1 and /blog/new-r-2.
+ */
+export const REVISED_PATHS: readonly string[] = ['/blog/post-1', '/docs/guide-1', '/shop/item-1'];
+export const ADDED_PER_REVISION = 2;
+export const addedPostPath = (revision: number, k: number): string => `/blog/new-${revision}-${k}`;
+
+/** Throws a TypeError unless `revision` is an integer ≥ 0. */
+export function checkRevision(revision: unknown): number {
+  if (typeof revision !== 'number' || !Number.isInteger(revision) || revision < 0) {
+    throw new TypeError(`demo site: revision must be an integer ≥ 0, got ${typeof revision === 'string' ? JSON.stringify(revision) : String(revision)}`);
+  }
+  return revision;
+}
+
+/** Blog orphans removed at `revision`: the first min(revision, orphans) of them, in number order. */
+export function removedBlogOrphans(blogCount: number, revision: number): number[] {
+  const out: number[] = [];
+  for (let n = 7; n <= blogCount && out.length < revision; n += 10) out.push(n);
+  return out;
+}
 
 const DOC_LEVEL_NAMES = ['guide', 'part', 'section', 'topic', 'note'];
 
@@ -161,6 +189,7 @@ export function buildLayout(input: SiteOptions): SiteLayout {
     origin: new URL(input.origin).origin,
     bigPages: input.bigPages ?? 0,
     bigKb: input.bigKb ?? 400,
+    revision: checkRevision(input.revision === undefined ? 0 : input.revision),
   };
   const { seed, origin } = options;
   const aliasOrigin = aliasOriginFor(origin);
@@ -303,8 +332,10 @@ export function buildLayout(input: SiteOptions): SiteLayout {
   page({ path: '/app/dashboard', section: 'app', template: 'app', kind: 'js', title: 'Dashboard (loading)', chrome: false, sitemap: '/sitemaps/pages.xml' });
   page({ path: '/files/report.pdf', section: 'files', template: 'pdf', kind: 'pdf', title: 'Demo Site Annual Report', chrome: false, sitemap: '/sitemaps/docs.xml' });
 
-  // Blog posts.
+  // Blog posts (minus the orphans removed by the revision).
+  const removed = new Set(removedBlogOrphans(blogCount, options.revision));
   for (let n = 1; n <= blogCount; n++) {
+    if (removed.has(n)) continue;
     const listedAt = blogPos.get(n) ?? -1;
     const content: LinkRef[] = [];
     if (listedAt > 0) content.push({ href: postPath(blogListed[listedAt - 1]), text: `Newer: ${postTitle(blogListed[listedAt - 1])}` });
@@ -326,6 +357,27 @@ export function buildLayout(input: SiteOptions): SiteLayout {
         ],
       },
     });
+  }
+
+  // Posts added by revisions 1..revision: like orphans, only in the blog sitemap.
+  for (let r = 1; r <= options.revision; r++) {
+    for (let k = 1; k <= ADDED_PER_REVISION; k++) {
+      const path = addedPostPath(r, k);
+      page({
+        path, section: 'blog', template: 'post',
+        title: `New post ${r}.${k}: ${phrase(createRng(seed, `new-post-title:${r}:${k}`), 3)}`,
+        sitemap: '/sitemaps/blog.xml',
+        links: {
+          ...emptyLinks(),
+          breadcrumbs: [{ href: '/', text: 'Home' }, { href: '/blog', text: 'Blog' }],
+          related: pickRelated(seed, `new-${r}-${k}`, blogListed, -1, 2).map((n) => ({ href: postPath(n), text: postTitle(n) })),
+          share: [
+            { href: `${EXTERNAL_ORIGIN}/share?post=new-${r}-${k}&via=chirp`, text: 'Share on Chirp' },
+            { href: `${EXTERNAL_ORIGIN}/share?post=new-${r}-${k}&via=mast`, text: 'Share on Mast' },
+          ],
+        },
+      });
+    }
   }
 
   // Docs pages.
@@ -405,6 +457,11 @@ export function buildLayout(input: SiteOptions): SiteLayout {
     for (let i = 1; i <= options.bigPages; i++) {
       page({ path: bigPath(i, options.bigKb), canonicalPath: `/big/${i}`, section: 'big', template: 'big', n: i, title: `Large page ${i}` });
     }
+  }
+
+  // The revised pages (and their query variants, which share the canonical page's text).
+  if (options.revision > 0) {
+    for (const spec of specs) if (REVISED_PATHS.includes(spec.canonicalPath)) spec.revisedIn = options.revision;
   }
 
   // ----- alias host (blog.localhost) -----

@@ -59,6 +59,25 @@
  * User-Agent contains "Mobile", else "desktop", and <meta name="webdata:echo"> with the value of
  * the request header x-demo-echo when sent.
  *
+ * REVISIONS (option `revision`, an integer ≥ 0, default 0; DemoSite.setRevision switches a live site):
+ * revision 0 is the site described above. Going from revision r-1 to r (r ≥ 1) changes exactly:
+ *   3 changed pages        /blog/post-1, /docs/guide-1 and /shop/item-1 (REVISED_PATHS; they exist
+ *                          for every `pages` and are 1, 1 and 2 link hops from /) end their main content
+ *                          with <p class="revision-note">Revised in revision r: ...</p> (text derived
+ *                          from seed, path and r). Titles, descriptions, lastmod and links stay, so no
+ *                          listing or other page changes. When item 1 is the featured item (pages 3..5:
+ *                          one shop item) its ?ref=home and ?color=red variants show the same note.
+ *   1 removed page         the r-th blog orphan (orphans in number order: post-7, post-17, ...) answers
+ *                          404 and leaves the blog sitemap and the manifest; removals add up (revision r
+ *                          lacks the first r orphans). Once every orphan is gone (the default 60 pages
+ *                          have two, post-7 and post-17), later revisions remove nothing more; a site
+ *                          with fewer than 7 posts (pages < 19) never removes any.
+ *   2 added pages          /blog/new-r-1 and /blog/new-r-2 (they add up: revision r has those of 1..r):
+ *                          post-like pages with chrome, breadcrumbs, 2 related posts and share links,
+ *                          listed only in /sitemaps/blog.xml and linked from nowhere (inSitemap true,
+ *                          depth null, like orphans); the posts they link to list them in `linkedFrom`.
+ *   No other page's HTML changes; the sitemap index, robots.txt and the alias host stay as they are.
+ *
  * MANIFEST: one entry per URL above (main and alias hosts; not robots.txt, sitemaps, images, the
  * API, or /big pages unless `bigPages`). `depth` = link hops from `/` of the entry's own host,
  * following same-host links only (null when no link reaches it); `linkedFrom`/`links` are absolute
@@ -100,6 +119,8 @@ export interface SiteManifest {
   aliasOrigin: string;
   pages: number;
   seed: number;
+  /** The site revision the manifest describes (0 = the original site). */
+  revision: number;
   namedRobotsAgent: string;
   entries: ManifestEntry[];
   get(url: string): ManifestEntry | undefined;
@@ -111,6 +132,8 @@ export interface ManifestOptions {
   seed?: number;
   bigPages?: number;
   bigKb?: number;
+  /** Site revision, an integer ≥ 0 (default 0); anything else is a TypeError. */
+  revision?: number;
 }
 
 export const DEFAULT_PAGES = 60;
@@ -139,6 +162,7 @@ export function buildManifest(options: ManifestOptions): SiteManifest {
     seed: options.seed ?? DEFAULT_SEED,
     bigPages: options.bigPages,
     bigKb: options.bigKb,
+    revision: options.revision,
   }));
 }
 
@@ -204,6 +228,7 @@ export function manifestFromLayout(layout: SiteLayout): SiteManifest {
     aliasOrigin: layout.aliasOrigin,
     pages: layout.options.pages,
     seed: layout.options.seed,
+    revision: layout.options.revision,
     namedRobotsAgent: NAMED_ROBOTS_AGENT,
     entries,
     get: (url) => byUrl.get(url) ?? byUrl.get(normalizeUrl(url)),

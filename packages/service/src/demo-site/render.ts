@@ -149,6 +149,7 @@ function body(layout: SiteLayout, spec: PageSpec, ctx: RenderContext, rng: Rng):
     default:
       main = paragraphs(rng, 1);
   }
+  if (spec.revisedIn) main += revisionNote(layout.options.seed, spec.canonicalPath, spec.revisedIn);
   const crumbs = l.breadcrumbs.length
     ? `<nav class="breadcrumbs" aria-label="Breadcrumb">${l.breadcrumbs.map(a).join(' › ')} › ${esc(spec.title)}</nav>\n`
     : '';
@@ -196,6 +197,15 @@ const LOAD_MORE_SCRIPT = `(function () {
     });
   });
 })();`;
+
+/**
+ * The paragraph a revised page (layout.ts REVISED_PATHS) adds to its main content: it names the
+ * revision, and its own random source leaves the rest of the page's text as at revision 0.
+ */
+export function revisionNote(seed: number, canonicalPath: string, revision: number): string {
+  const rng = createRng(seed, `${canonicalPath}:revision:${revision}`);
+  return `<p class="revision-note">Revised in revision ${revision}: ${esc(paragraph(rng))}</p>\n`;
+}
 
 /** About `kb` KiB of paragraphs. */
 export function bigText(rng: Rng, kb: number): string {

@@ -2,7 +2,7 @@
 // the main site or the blog.localhost alias; everything else is computed from the layout.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ALIAS_HOSTNAME, buildLayout, type HostKind, type PageSpec, type SiteLayout } from './layout.js';
+import { ALIAS_HOSTNAME, buildLayout, checkRevision, type HostKind, type PageSpec, type SiteLayout } from './layout.js';
 import { DEFAULT_PAGES, DEFAULT_SEED, manifestFromLayout, type SiteManifest } from './manifest.js';
 import { renderErrorPage, renderJsPage, renderPage } from './render.js';
 import { apiItems, gzip, robotsTxt, sitemapIndex, svgImage, urlset } from './files.js';
@@ -21,6 +21,8 @@ export interface DemoSiteOptions {
   bigKb?: number;
   /** Default delay of /slow, ms (3000). */
   slowMs?: number;
+  /** Site revision, an integer ≥ 0 (default 0 = the original site); what changes is in manifest.ts. */
+  revision?: number;
 }
 
 export interface DemoRequest {
@@ -39,7 +41,15 @@ export interface DemoSite {
   /** Origin of the host alias, "http://blog.localhost:4000". */
   aliasUrl: string;
   port: number;
-  manifest: SiteManifest;
+  /** Describes the site at its current revision (a new object after setRevision). */
+  readonly manifest: SiteManifest;
+  /** The revision being served. */
+  readonly revision: number;
+  /**
+   * Serves `revision` (an integer ≥ 0, else a TypeError) from now on: later requests and
+   * `manifest` see it. Revisions are states, not steps: any revision can follow any other.
+   */
+  setRevision(revision: number): void;
   /** Every request received, in order (for "was it fetched?" assertions). */
   readonly requests: readonly DemoRequest[];
   resetRequests(): void;
@@ -63,6 +73,7 @@ function intParam(value: string | null, fallback: number, min: number, max: numb
 
 export async function startDemoSite(options: DemoSiteOptions = {}): Promise<DemoSite> {
   const host = options.host ?? '127.0.0.1';
+  if (options.revision !== undefined) checkRevision(options.revision);
   const slowMs = options.slowMs ?? 3000;
   const requests: DemoRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -165,19 +176,32 @@ export async function startDemoSite(options: DemoSiteOptions = {}): Promise<Demo
       seed: options.seed ?? DEFAULT_SEED,
       bigPages: options.bigPages,
       bigKb: options.bigKb,
+      revision: options.revision,
     });
   } catch (err) {
     server.close();
     throw err;
   }
-  const manifest = manifestFromLayout(layout);
+  let current: SiteLayout = layout;
+  let manifest: SiteManifest | undefined;
 
   let closing: Promise<void> | undefined;
   return {
     url: origin,
-    aliasUrl: layout.aliasOrigin,
+    aliasUrl: current.aliasOrigin,
     port,
-    manifest,
+    get manifest() {
+      return (manifest ??= manifestFromLayout(current));
+    },
+    get revision() {
+      return current.options.revision;
+    },
+    setRevision: (revision) => {
+      const next = buildLayout({ ...current.options, revision: checkRevision(revision) });
+      current = next;
+      layout = next;
+      manifest = undefined;
+    },
     requests,
     resetRequests: () => {
       requests.length = 0;

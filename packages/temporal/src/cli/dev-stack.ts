@@ -24,6 +24,8 @@ export interface DevStackOptions {
   sitePort?: number;
   webhookPort?: number;
   sitePages?: number;
+  /** Demo site revision (default 0); see the service's demo-site/manifest.ts. */
+  siteRevision?: number;
   /** Store spec (folder or postgres URL); default a temporary folder removed on close. */
   store?: string;
   /** Persist the Temporal dev server in this SQLite file. */
@@ -116,7 +118,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     const service = await serviceModule.startLocalService({
       port: options.servicePort ?? 0,
       teams,
-      site: { port: options.sitePort ?? 0, pages: options.sitePages },
+      site: { port: options.sitePort ?? 0, pages: options.sitePages, revision: options.siteRevision },
       ...options.serviceOptions,
     });
     closers.push(() => service.close());
