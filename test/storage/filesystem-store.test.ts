@@ -79,12 +79,15 @@ describe('FilesystemStore on disk', () => {
     const reader = new FilesystemStore({ root });
     assert.deepEqual(seqs(await collect(reader.readDocuments('run'))), range(0, 5));
     assert.deepEqual(await reader.count('run'), { documents: 5, failures: 0, links: 0 });
+    assert.equal(await reader.getDocument('run', 'job', urlOf(5)), undefined); // half a line is no document
+    assert.equal((await reader.getDocument('run', 'job', urlOf(4)))?.metadata.seq, 4);
     // The retried page: 5 was never stored, so it is new like 6; 3 and 4 are not.
     assert.equal(await reader.appendDocuments('run', 'job', range(3, 7).map((i) => makeDocument(i))), 2);
     assert.deepEqual(seqs(await collect(reader.readDocuments('run'))), range(0, 7));
     const all = await lines(data);
     assert.equal(all.pop(), '');
     for (const line of all) JSON.parse(line); // every line whole again
+    assert.equal((await writer.getDocument('run', 'job', urlOf(5)))?.metadata.seq, 5);
     // The first writer's memory is stale but its appends stay exact.
     assert.equal(await writer.appendDocuments('run', 'job', range(0, 8).map((i) => makeDocument(i))), 1);
     assert.deepEqual(await writer.count('run'), { documents: 8, failures: 0, links: 0 });
@@ -99,10 +102,19 @@ describe('FilesystemStore on disk', () => {
     // A torn index line as well.
     await appendFile(join(root, 'run', 'documents.idx'), '["abc",12');
 
+    // Found before anything indexes it: by a new instance and by the one that knew the run.
     const fresh = new FilesystemStore({ root });
+    const [, orphaned] = await collect(fresh.readDocuments('run'));
+    assert.deepEqual(await fresh.getDocument('run', 'job', urlOf(1)), orphaned);
+    assert.deepEqual(await store.getDocument('run', 'job', urlOf(1)), orphaned);
+    assert.equal(await fresh.getDocument('run', 'job', urlOf(2)), undefined);
     assert.deepEqual(await fresh.count('run'), { documents: 2, failures: 0, links: 0 });
     assert.equal(await fresh.appendDocuments('run', 'job', [makeDocument(1), makeDocument(2)]), 1);
     assert.deepEqual(seqs(await collect(fresh.readDocuments('run'))), [0, 1, 2]);
+    // Once indexed by the append, the same bytes are found through the index.
+    assert.deepEqual(await fresh.getDocument('run', 'job', urlOf(1)), orphaned);
+    assert.deepEqual(await new FilesystemStore({ root }).getDocument('run', 'job', urlOf(1)), orphaned);
+    assert.equal((await store.getDocument('run', 'job', urlOf(2)))?.metadata.seq, 2);
     const index = await lines(join(root, 'run', 'documents.idx'));
     assert.equal(index.length, 4);
     for (const line of index.slice(0, 3)) JSON.parse(line);

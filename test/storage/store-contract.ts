@@ -102,6 +102,61 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
       assert.deepEqual(seqs(await collect(store.readDocuments(runId))), range(0, 65));
     });
 
+    it('looks a document up by run + job + url; undefined for an unknown run, job or url', async () => {
+      const runId = newRun();
+      await store.appendDocuments(runId, 'job-a', range(0, 20).map((i) => makeDocument(i)));
+      await store.appendDocuments(runId, 'job-b', [{ ...makeDocument(3), markdown: 'job b version' }]);
+      const docs = await collect(store.readDocuments(runId));
+      assert.deepEqual(await store.getDocument(runId, 'job-a', urlOf(0)), docs[0]);
+      assert.deepEqual(await store.getDocument(runId, 'job-a', urlOf(19)), docs[19]);
+      assert.deepEqual(await store.getDocument(runId, 'job-b', urlOf(3)), docs[20]);
+      assert.equal((await store.getDocument(runId, 'job-a', urlOf(3)))?.markdown, makeDocument(3).markdown);
+      // A re-append does not replace what a lookup returns.
+      assert.equal(await store.appendDocuments(runId, 'job-a', [{ ...makeDocument(7), markdown: 'changed' }]), 0);
+      assert.deepEqual(await store.getDocument(runId, 'job-a', urlOf(7)), docs[7]);
+      assert.equal(await store.getDocument(newRun(), 'job-a', urlOf(0)), undefined);
+      assert.equal(await store.getDocument(runId, 'job-c', urlOf(0)), undefined);
+      assert.equal(await store.getDocument(runId, 'job-b', urlOf(4)), undefined);
+      assert.equal(await store.getDocument(runId, 'job-a', urlOf(20)), undefined);
+      assert.equal(await store.getDocument(runId, 'job-a', `${urlOf(1)}/`), undefined);
+      // Documents appended after a lookup are found by the next one.
+      await store.appendDocuments(runId, 'job-a', [makeDocument(20)]);
+      assert.equal((await store.getDocument(runId, 'job-a', urlOf(20)))?.metadata.seq, 20);
+      // Failures and links are not documents.
+      await store.appendFailures(runId, 'job-a', [{ url: urlOf(50), error: 'x' }]);
+      await store.appendLinks(runId, 'map', [{ url: urlOf(51) }]);
+      assert.equal(await store.getDocument(runId, 'job-a', urlOf(50)), undefined);
+      assert.equal(await store.getDocument(runId, 'map', urlOf(51)), undefined);
+    });
+
+    it('rejects a lookup with a bad run, job or url as a TypeError naming it', async () => {
+      const runId = newRun();
+      await assert.rejects(() => store.getDocument('', 'job', urlOf(1)), (err: Error) => err instanceof TypeError && /runId/.test(err.message));
+      await assert.rejects(() => store.getDocument(runId, '', urlOf(1)), (err: Error) => err instanceof TypeError && /jobId/.test(err.message));
+      await assert.rejects(() => store.getDocument(runId, 'job', ''), (err: Error) => err instanceof TypeError && /url/.test(err.message));
+      await assert.rejects(() => store.getDocument(runId, 'job', undefined as never), (err: Error) => err instanceof TypeError && /url/.test(err.message));
+      await assert.rejects(() => store.getDocument(42 as never, 'job', urlOf(1)), (err: Error) => err instanceof TypeError && /runId/.test(err.message));
+    });
+
+    it('looks up documents written by another instance of the store', async () => {
+      const runId = newRun();
+      await store.appendDocuments(runId, 'job', range(0, 10).map((i) => makeDocument(i)));
+      assert.equal(await store.getDocument(runId, 'job', urlOf(15)), undefined); // known to this instance before the other writes
+      const second = createStore(fx.spec);
+      try {
+        assert.equal((await second.getDocument(runId, 'job', urlOf(4)))?.metadata.seq, 4);
+        assert.equal(await second.appendDocuments(runId, 'job', range(5, 20).map((i) => makeDocument(i))), 10);
+        assert.equal(await second.appendDocuments(runId, 'other-job', [makeDocument(1)]), 1);
+      } finally {
+        await second.close();
+      }
+      const docs = await collect(store.readDocuments(runId));
+      assert.deepEqual(await store.getDocument(runId, 'job', urlOf(15)), docs[15]);
+      assert.deepEqual(await store.getDocument(runId, 'job', urlOf(19)), docs[19]);
+      assert.deepEqual(await store.getDocument(runId, 'other-job', urlOf(1)), docs[20]);
+      assert.equal(await store.getDocument(runId, 'other-job', urlOf(2)), undefined);
+    });
+
     it('stores failures idempotently by job + url, readable and counted per job', async () => {
       const runId = newRun();
       const failures = [
@@ -190,11 +245,14 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
       }
       assert.deepEqual(await store.count(runId), { documents: 0, failures: 0, links: 0 });
       assert.deepEqual(await collect(store.readDocuments(runId)), []);
+      assert.equal(await store.getDocument(runId, 'job', urlOf(1)), undefined);
       assert.deepEqual(await collect(store.readLinks(runId, 'map')), []);
       assert.ok(!(await store.listRuns()).some((r) => r.runId === runId));
       assert.deepEqual(await store.count(keep), { documents: 1, failures: 0, links: 0 });
-      assert.equal(await store.appendDocuments(runId, 'job', range(3, 6).map((i) => makeDocument(i))), 3);
+      assert.equal(await store.appendDocuments(runId, 'job', range(3, 6).map((i) => makeDocument(i, 50))), 3);
       assert.deepEqual(seqs(await collect(store.readDocuments(runId))), [3, 4, 5]);
+      assert.equal(await store.getDocument(runId, 'job', urlOf(1)), undefined);
+      assert.equal((await store.getDocument(runId, 'job', urlOf(4)))?.markdown, makeDocument(4, 50).markdown);
       await store.deleteRun(newRun()); // unknown run: no error
     });
 
@@ -250,7 +308,9 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
         const { storedAt: _s, jobId, ...rest } = read[i];
         assert.equal(jobId, 'job-ü');
         assert.deepEqual(rest, docs[i]);
+        assert.deepEqual(await store.getDocument(runId, 'job-ü', docs[i].url), read[i]);
       }
+      assert.equal(await store.getDocument(runId, 'job-u', docs[0].url), undefined);
       assert.deepEqual(await store.count(runId, { jobId: 'job-ü' }), { documents: 4, failures: 0, links: 0 });
       await store.appendLinks(runId, 'карта', [{ url: docs[0].url, title: '标题 😀', description: 'a\u0000b' }]);
       assert.deepEqual(await collect(store.readLinks(runId, 'карта')), [{ url: docs[0].url, title: '标题 😀', description: 'a\u0000b' }]);
@@ -303,6 +363,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
       assert.deepEqual([...seqs(docs)].sort((a, b) => a - b), range(0, 1200));
       assert.deepEqual(await store.count(runId, { jobId: 'job' }), { documents: 1200, failures: 0, links: 0 });
       assert.ok(reads > 0);
+      // Written by other processes: found by a lookup of this one.
+      for (const seq of [0, 599, 1199]) assert.equal((await store.getDocument(runId, 'job', urlOf(seq)))?.markdown, makeDocument(seq, 500).markdown);
     });
 
     it('streams a 10,000-document run without loading it whole', async (t) => {
@@ -316,6 +378,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
       const seconds = (performance.now() - started) / 1000;
       t.diagnostic(`${name}: wrote ${total} documents of ~${size / 1000} kB in ${seconds.toFixed(2)} s (${Math.round(total / seconds)} documents/s)`);
       assert.deepEqual(await store.count(runId), { documents: total, failures: 0, links: 0 });
+      for (const seq of [0, 5_000, total - 1]) assert.equal((await store.getDocument(runId, 'job', urlOf(seq)))?.metadata.seq, seq);
 
       const gc = gcFunction();
       gc();

@@ -85,6 +85,13 @@ export class FilesystemStore implements DocumentStore {
     for await (const { record } of log.read({ group: options.jobId, after: parseCursor(options.after) })) yield record;
   }
 
+  async getDocument(runId: string, jobId: string, url: string): Promise<StoredDocument | undefined> {
+    const log = this.logs(runId).documents;
+    requireName('jobId', jobId);
+    requireName('url', url);
+    return log.get(documentKey(jobId, url));
+  }
+
   async pageDocuments(runId: string, options: PageOptions = {}): Promise<Page<StoredDocument>> {
     const limit = pageLimit(options.limit);
     const items: StoredDocument[] = [];
@@ -167,7 +174,7 @@ export class FilesystemStore implements DocumentStore {
       this.runs.delete(runId);
     } else {
       logs = {
-        documents: this.log<StoredDocument>(dir, 'documents', (d) => `${d.jobId}\n${d.url}`, (d) => d.jobId),
+        documents: this.log<StoredDocument>(dir, 'documents', (d) => documentKey(d.jobId, d.url), (d) => d.jobId),
         failures: this.log<StoredFailure>(dir, 'failures', (f) => `${f.jobId}\n${f.url}`, (f) => f.jobId),
         links: new Map(),
       };
@@ -233,6 +240,9 @@ export class FilesystemStore implements DocumentStore {
     return new Date(latest).toISOString();
   }
 }
+
+/** The idempotency key of a document (hashed by the log), as getDocument looks it up. */
+const documentKey = (jobId: string, url: string) => `${jobId}\n${url}`;
 
 function parseCursor(after: string | undefined): number | undefined {
   if (after === undefined) return undefined;

@@ -106,7 +106,7 @@ export class PostgresStore implements DocumentStore {
     requireName('runId', runId);
     requireName('jobId', jobId);
     const rows = toStoredDocuments(jobId, documents).map(
-      (d): Row => ({ key: hashKey(`${jobId}\n${d.url}`), job_id: cleanText(jobId), url: cleanText(d.url), kind: cleanText(d.kind), record: d }),
+      (d): Row => ({ key: documentKey(jobId, d.url), job_id: cleanText(jobId), url: cleanText(d.url), kind: cleanText(d.kind), record: d }),
     );
     return this.insert('documents', runId, rows);
   }
@@ -129,6 +129,16 @@ export class PostgresStore implements DocumentStore {
 
   readDocuments(runId: string, options: ReadOptions = {}): AsyncIterable<StoredDocument> {
     return this.stream<StoredDocument>('documents', runId, { job_id: options.jobId }, parseCursor(options.after));
+  }
+
+  async getDocument(runId: string, jobId: string, url: string): Promise<StoredDocument | undefined> {
+    requireName('runId', runId);
+    requireName('jobId', jobId);
+    requireName('url', url);
+    await this.init();
+    // The unique (run_id, key) index: the key as appendDocuments derives it.
+    const res = await this.pool.query<{ record: StoredDocument }>(`SELECT record FROM ${this.s}.documents WHERE run_id = $1 AND key = $2`, [runId, documentKey(jobId, url)]);
+    return res.rows[0]?.record;
   }
 
   async pageDocuments(runId: string, options: PageOptions = {}): Promise<Page<StoredDocument>> {
@@ -323,6 +333,11 @@ function approximateSize(record: unknown): number {
   let size = 256;
   for (const value of Object.values(record as Record<string, unknown>)) if (typeof value === 'string') size += value.length;
   return size;
+}
+
+/** The `key` column of a document: its jobId + url hashed (unique per run with run_id). */
+function documentKey(jobId: string, url: string): string {
+  return hashKey(`${jobId}\n${url}`);
 }
 
 function parseCursor(after: string | undefined): string | undefined {

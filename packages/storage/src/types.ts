@@ -121,6 +121,13 @@ export interface DocumentStore {
    */
   readDocuments(runId: string, options?: ReadOptions): AsyncIterable<StoredDocument>;
 
+  /**
+   * The stored document of runId + jobId + url (the append key), or undefined for an
+   * unknown run, job or url. Cost independent of the run's size where the store allows
+   * (an index lookup, not a scan).
+   */
+  getDocument(runId: string, jobId: string, url: string): Promise<StoredDocument | undefined>;
+
   /** One page of documents in insertion order, with a position to resume from. */
   pageDocuments(runId: string, options?: PageOptions): Promise<Page<StoredDocument>>;
 

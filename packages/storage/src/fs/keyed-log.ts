@@ -3,7 +3,8 @@
 // indexed, repairs what a killed writer left (unindexed lines, a torn last line), skips
 // keys already present and appends whole lines. The index file holds one line per
 // record — [key hash, byte offset, byte length, group] — so a new process rebuilds its
-// seen-key set without parsing the (large) data file.
+// seen-key set, and where each record lies, without parsing the (large) data file; a
+// lookup by key then reads just that record's bytes.
 import { open, stat, truncate } from 'node:fs/promises';
 import { hashKey } from '../records.js';
 import { readLines } from './lines.js';
@@ -29,7 +30,11 @@ interface State {
   indexOffset: number;
   /** End of the last indexed data line: everything after it is checked on repair. */
   dataEnd: number;
-  keys: Set<string>;
+  /** Every indexed key hash → its slot in `offsets`/`lengths` (slot n = the n-th distinct key). */
+  keys: Map<string, number>;
+  /** Byte offset and length of each slot's data line: numbers only, 16 bytes a record. */
+  offsets: Float64Array;
+  lengths: Float64Array;
   total: number;
   groups: Map<string, number>;
 }
@@ -39,7 +44,16 @@ export interface LogCounts {
   groups: Map<string, number>;
 }
 
-const emptyState = (ino: number | null = null): State => ({ ino, indexOffset: 0, dataEnd: 0, keys: new Set(), total: 0, groups: new Map() });
+const emptyState = (ino: number | null = null): State => ({
+  ino,
+  indexOffset: 0,
+  dataEnd: 0,
+  keys: new Map(),
+  offsets: new Float64Array(0),
+  lengths: new Float64Array(0),
+  total: 0,
+  groups: new Map(),
+});
 
 async function sizeOf(path: string): Promise<{ size: number; ino: number } | null> {
   try {
@@ -74,6 +88,31 @@ export class KeyedLog<T> {
     });
   }
 
+  /**
+   * The record stored under `key` (unhashed, as `keyOf` returns it), or undefined. Catches
+   * up with the index, then reads only that record's bytes; a key only in lines a killed
+   * writer left unindexed is found by scanning that unindexed tail, as `counts` does.
+   */
+  async get(key: string): Promise<T | undefined> {
+    const hashed = hashKey(key);
+    // A second try after a mismatch: the run was deleted and re-created between lookup and read.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const at = await this.exclusive(async () => {
+        await this.catchUp();
+        const slot = this.state.keys.get(hashed);
+        if (slot !== undefined) return { offset: this.state.offsets[slot], length: this.state.lengths[slot] };
+        const { entries } = await this.scanTail();
+        const entry = entries.find(([k]) => k === hashed);
+        return entry && { offset: entry[1], length: entry[2] };
+      });
+      if (!at) return undefined;
+      const record = await this.readAt(at.offset, at.length);
+      if (record !== undefined && hashKey(this.options.keyOf(record)) === hashed) return record;
+      await this.exclusive(async () => this.reset());
+    }
+    return undefined;
+  }
+
   /** Streams the records in order, from byte offset `after`, up to the file's size now. */
   async *read(options: { group?: string; after?: number } = {}): AsyncGenerator<{ record: T; end: number }> {
     const data = await sizeOf(this.options.dataPath);
@@ -89,6 +128,29 @@ export class KeyedLog<T> {
   /** Forgets what this process knew, e.g. after the run was deleted. */
   reset(): void {
     this.state = emptyState();
+  }
+
+  /** The record in the data file's bytes [offset, offset + length), or undefined if they are not one. */
+  private async readAt(offset: number, length: number): Promise<T | undefined> {
+    let handle;
+    try {
+      handle = await open(this.options.dataPath, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    try {
+      const buffer = Buffer.allocUnsafe(length);
+      let read = 0;
+      while (read < length) {
+        const { bytesRead } = await handle.read(buffer, read, length - read, offset + read);
+        if (bytesRead === 0) return undefined; // the file was cut or replaced meanwhile
+        read += bytesRead;
+      }
+      return parse<T>(buffer.toString('utf8'));
+    } finally {
+      await handle.close();
+    }
   }
 
   private exclusive<R>(fn: () => Promise<R>): Promise<R> {
@@ -202,7 +264,19 @@ export class KeyedLog<T> {
     const s = this.state;
     s.dataEnd = Math.max(s.dataEnd, offset + length);
     if (s.keys.has(key)) return;
-    s.keys.add(key);
+    const slot = s.total;
+    if (slot === s.offsets.length) {
+      const capacity = Math.max(64, slot * 2);
+      const offsets = new Float64Array(capacity);
+      const lengths = new Float64Array(capacity);
+      offsets.set(s.offsets);
+      lengths.set(s.lengths);
+      s.offsets = offsets;
+      s.lengths = lengths;
+    }
+    s.offsets[slot] = offset;
+    s.lengths[slot] = length;
+    s.keys.set(key, slot);
     s.total += 1;
     if (group !== undefined) s.groups.set(group, (s.groups.get(group) ?? 0) + 1);
   }
