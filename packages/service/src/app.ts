@@ -172,6 +172,8 @@ export interface LocalService {
   webhooks: HttpWebhookDispatcher;
   ledger: MemoryCreditLedger;
   teams: TeamConfig[];
+  /** The demo site started beside the service (its revision can change between runs). */
+  site?: DemoSite;
   close(): Promise<void>;
 }
 
@@ -208,6 +210,7 @@ export async function startLocalService(options: StartLocalServiceOptions = {}):
     webhooks: app.webhooks,
     ledger: app.ledger,
     teams: app.teams.all(),
+    ...(site ? { site } : {}),
     close,
   };
 }

@@ -5,6 +5,7 @@ import { WebDataApiError } from 'webdata-client';
 import type { JobErrorsResponse, ScrapeDocument } from 'webdata-contract';
 import type { DocumentInput } from 'webdata-storage';
 import { refOf } from 'webdata-storage';
+import { ChangeTracker } from './changes.js';
 import { currentScope } from './context.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
@@ -47,6 +48,9 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
     return mapFailures(async () => {
       const cursor: Cursor = scope.lastHeartbeat<Cursor>() ?? { skip: 0, pages: 0, written: 0 };
       const seen = new Set<string>();
+      const tracker = input.changes
+        ? new ChangeTracker(store, input.runId, input.jobId, input.changes.previousRunId, () => scope.heartbeat(cursor))
+        : undefined;
       let status: JobStatus = 'scraping';
       let creditsUsed = 0;
       for (;;) {
@@ -72,7 +76,9 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
           await store.appendFailures(input.runId, input.jobId, blocked.map((d) => ({ url: d.url, error: 'disallowed by robots.txt; not stored', code: 'ROBOTS_BLOCKED' })));
           cursor.robots = (cursor.robots ?? 0) + blocked.length;
         }
-        if (keep.length > 0) cursor.written += await store.appendDocuments(input.runId, input.jobId, keep);
+        // A series run stores unchanged pages as stubs pointing at the earlier copy.
+        const toStore = tracker && keep.length > 0 ? await tracker.track(keep) : keep;
+        if (toStore.length > 0) cursor.written += await store.appendDocuments(input.runId, input.jobId, toStore);
         cursor.skip += res.data?.length ?? 0;
         scope.heartbeat(cursor);
         if (fresh.length === 0 || !res.next) break;

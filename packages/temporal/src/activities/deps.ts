@@ -25,4 +25,8 @@ export interface ActivityDeps {
   robotsTimeoutMs?: number;
   /** fetch used for robots.txt (tests); default the global fetch. */
   robotsFetch?: typeof fetch;
+  /** Secret that signs the change summary webhook (input.changes.webhookUrl); unset: not sent. */
+  changesWebhookSecret?: string;
+  /** fetch used for the change summary webhook (tests); default the global fetch. */
+  webhookFetch?: typeof fetch;
 }

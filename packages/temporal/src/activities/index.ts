@@ -1,5 +1,6 @@
 // createActivities: every endpoint as an activity, plus the collectors and link-list helpers.
 import { createAgentActivities } from './agents.js';
+import { createChangeActivities } from './changes.js';
 import { createCollectors } from './collect.js';
 import type { ActivityDeps } from './deps.js';
 import { createEndpointActivities } from './endpoints.js';
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createJobActivities(deps),
     ...createLinkActivities(deps),
     ...createRobotsActivities(deps, robots),
+    ...createChangeActivities(deps),
     ...collectors,
   };
 }
@@ -26,6 +28,7 @@ export type { ActivityDeps } from './deps.js';
 export { IdempotencyMemory, type IdempotencySupport } from './idempotency.js';
 export { urlKey, sameUrl } from './url-key.js';
 export { DEFAULT_ROBOTS_USER_AGENT } from './robots.js';
+export { contentHash, seriesRuns, seriesStoreRun, REMOVED_LIST, CHANGES_SIGNATURE_HEADER, type SeriesRunEntry, type ChangeKind, type ContentCopy } from './changes.js';
 export { toActivityFailure, mapFailures, isRetryableKind } from './failures.js';
 export * from './retry-policies.js';
 export type * from './types.js';

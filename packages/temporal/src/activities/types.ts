@@ -44,6 +44,11 @@ export interface CollectInput {
    * as failures (code ROBOTS_BLOCKED), never stored. Absent: no check (ignoreRobotsTxt in effect).
    */
   robots?: { userAgent?: string };
+  /**
+   * A run of a series: compare each page with the series' previous completed run (null: the
+   * first run, every page is new); unchanged pages are stored as stubs pointing at that copy.
+   */
+  changes?: { previousRunId: string | null };
 }
 
 export interface CollectResult {
@@ -174,4 +179,54 @@ export interface CreditSnapshot {
   usedThisMonth: number;
   /** Routes this service lacks (`credit usage history`): usedThisMonth is then 0, unknown. */
   notAvailable?: string[];
+}
+
+/** Pages of a series run compared with the previous completed run. */
+export interface ChangeCounts {
+  new: number;
+  changed: number;
+  unchanged: number;
+  removed: number;
+}
+
+export interface OpenSeriesRunInput {
+  series: string;
+  runId: string;
+}
+
+export interface OpenSeriesRunResult {
+  /** The run this one compares with; null for the first run of the series. */
+  previousRunId: string | null;
+}
+
+export interface CloseSeriesRunInput {
+  series: string;
+  runId: string;
+  workflowId: string;
+  previousRunId: string | null;
+  /** Record the run in the series, as the next run's baseline (completed runs only). */
+  record: boolean;
+}
+
+export interface ChangeReport {
+  series: string;
+  runId: string;
+  previousRunId: string | null;
+  counts: ChangeCounts;
+  /** Up to 20 URLs of each kind; the store has them all (documents' `change`, list `removed`). */
+  new: string[];
+  changed: string[];
+  removed: string[];
+  removedRef: StoreReference;
+  /** The run became the series' baseline (it completed). */
+  baseline: boolean;
+  /** What happened to the summary webhook, when one was asked for. */
+  webhook?: string;
+}
+
+export interface SendChangeSummaryInput {
+  url: string;
+  workflowId: string;
+  status: string;
+  report: ChangeReport;
 }

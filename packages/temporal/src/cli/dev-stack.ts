@@ -37,6 +37,8 @@ export interface DevStackOptions {
   serviceOptions?: Record<string, unknown>;
   /** Start no worker (tests that run their own). */
   worker?: boolean;
+  /** Signs series runs' change summary webhooks (the worker's WEBDATA_CHANGES_WEBHOOK_SECRET). */
+  changesWebhookSecret?: string;
   /** Extra args for `temporal server start-dev` (e.g. dynamic config). */
   temporalArgs?: string[];
   log?: (line: string) => void;
@@ -60,6 +62,8 @@ export interface LocalServiceHandle {
   siteUrl?: string;
   teams: Array<{ id: string; apiKeys: string[]; webhookSecret?: string }>;
   faults: { set(teamId: string, faults: unknown): void };
+  /** The demo site: switch its revision between runs (change reports). */
+  site?: { revision: number; setRevision(revision: number): void };
   close(): Promise<void>;
 }
 
@@ -144,7 +148,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     const taskQueue = options.taskQueue ?? 'webdata';
     let worker: Worker | undefined;
     if (options.worker !== false) {
-      worker = await createWebDataWorker({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, client: api, store });
+      worker = await createWebDataWorker({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, client: api, store, changesWebhookSecret: options.changesWebhookSecret });
       const running = worker.run();
       closers.push(async () => {
         if (worker && worker.getState() === 'RUNNING') worker.shutdown();

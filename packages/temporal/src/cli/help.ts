@@ -33,6 +33,7 @@ export const HELP = `webdata: durable web data pipelines on Temporal
   webdata worker                      run a worker configured from WEBDATA_* and TEMPORAL_* variables
   webdata webhooks --port N           run the webhook receiver (signals runs when jobs end)
   webdata export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...]
+  webdata changes <series> [--diff]   what the latest run of a series (a schedule) found changed
 
 \`webdata <command> --help\` shows a command's options.
 
@@ -119,4 +120,10 @@ ${CONNECTION}`,
 Writes a run's stored documents to stdout: JSON Lines ({url, markdown, jobId, kind, metadata})
 or one markdown file. The store is --store, else WEBDATA_STORE, else .data/store (the one
 \`webdata dev\` uses); it must be the store the worker wrote.`,
+  changes: `usage: webdata changes <series> [--run RUN-ID] [--diff] [--json] [--store DIR|postgres://...]
+
+What the latest completed run of a series found changed since the run before it: counts of
+new, changed, unchanged and removed pages, their URLs and, with --diff, a unified diff of each
+changed page. A schedule's series is its id (input.changes.series names another). --run picks
+another run of the series. The store is --store, else WEBDATA_STORE, else .data/store.`,
 };

@@ -26,6 +26,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'cancel': return await (await import('./commands/status.js')).cancelCommand(rest);
       case 'schedule': return await (await import('./commands/schedule.js')).scheduleCommand(rest);
       case 'export': return await (await import('./commands/export.js')).exportCommand(rest);
+      case 'changes': return await (await import('./commands/changes.js')).changesCommand(rest);
       case 'webhooks': return await (await import('./commands/webhooks.js')).webhooksCommand(rest);
       case 'worker':
         if (rest.length > 0) throw new UsageError(`worker takes no arguments, got "${rest.join(' ')}": it is configured from WEBDATA_* and TEMPORAL_* variables (see webdata worker --help)`);

@@ -26,10 +26,18 @@ export interface SchedulePipelineOptions {
   note?: string;
   /** Run the schedule over a past range once, right after creating it. */
   backfill?: { start: Date; end: Date };
+  /**
+   * Each run reports what changed since the schedule's previous completed run (input.changes with
+   * `series` = the schedule id, unless the input names one). Default true; false: plain runs.
+   */
+  trackChanges?: boolean;
 }
 
 export async function schedulePipeline(client: Client, input: PipelineInput, options: SchedulePipelineOptions): Promise<string> {
-  const config = parsePipelineInput(input);
+  const tracked: PipelineInput = options.trackChanges === false || input.changes
+    ? input
+    : { ...input, changes: { series: options.scheduleId } };
+  const config = parsePipelineInput(tracked);
   if ((options.cron === undefined) === (options.every === undefined)) {
     throw new Error('schedule: exactly one of cron or every is required');
   }
@@ -39,7 +47,7 @@ export async function schedulePipeline(client: Client, input: PipelineInput, opt
     action: {
       type: 'startWorkflow',
       workflowType: webDataPipeline,
-      args: [input],
+      args: [tracked],
       taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
       workflowId: `${options.scheduleId}-run`,
       staticSummary: summarize(config),

@@ -20,6 +20,7 @@ const envSchema = z.object({
   WEBDATA_API_TIMEOUT_MS: positiveInt('WEBDATA_API_TIMEOUT_MS').optional(),
   WEBDATA_COLLECT_PAGE_SIZE: positiveInt('WEBDATA_COLLECT_PAGE_SIZE').optional(),
   WEBDATA_ROBOTS_USER_AGENT: z.string().regex(/^[A-Za-z_-]+$/, { error: 'WEBDATA_ROBOTS_USER_AGENT: must be a robots.txt product token (letters, "_" and "-"), e.g. WebDataBot' }).optional(),
+  WEBDATA_CHANGES_WEBHOOK_SECRET: z.string().min(16, { error: 'WEBDATA_CHANGES_WEBHOOK_SECRET: must be at least 16 characters' }).optional(),
   WEBDATA_METRICS_BIND: z.string().regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { error: 'WEBDATA_METRICS_BIND: must be host:port, e.g. 0.0.0.0:9464' }).optional(),
   WEBDATA_LOG_FORMAT: z.enum(['text', 'json'], { error: 'WEBDATA_LOG_FORMAT: must be text or json' }).default('text'),
   WEBDATA_DEPLOYMENT_NAME: z.string().regex(/^[^.\s]+$/, { error: 'WEBDATA_DEPLOYMENT_NAME: must be a name without dots or spaces, e.g. webdata' }).optional(),
@@ -51,6 +52,8 @@ export interface WorkerSettings {
    * site has no group for it.
    */
   robotsUserAgent?: string;
+  /** Signs the change summary webhook of series runs (input.changes.webhookUrl). */
+  changesWebhookSecret?: string;
   /** Prometheus scrape endpoint (`host:port`) of the runtime's and the package's metrics. */
   metricsBind?: string;
   /** `json`: one JSON object per log line; `text` (default): the SDK's one-line format. */
@@ -93,6 +96,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     apiTimeoutMs: e.WEBDATA_API_TIMEOUT_MS,
     collectPageSize: e.WEBDATA_COLLECT_PAGE_SIZE,
     robotsUserAgent: e.WEBDATA_ROBOTS_USER_AGENT,
+    changesWebhookSecret: e.WEBDATA_CHANGES_WEBHOOK_SECRET,
     metricsBind: e.WEBDATA_METRICS_BIND,
     logFormat: e.WEBDATA_LOG_FORMAT,
     deployment: e.WEBDATA_DEPLOYMENT_NAME !== undefined && e.WEBDATA_BUILD_ID !== undefined

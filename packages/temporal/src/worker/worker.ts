@@ -30,6 +30,8 @@ export interface WebDataWorkerOptions {
   collectPageSize?: number;
   /** robots.txt agent of the pipeline's own robots check; default `WebDataBot` (ActivityDeps.robotsUserAgent). */
   robotsUserAgent?: string;
+  /** Signs the change summary webhook (ActivityDeps.changesWebhookSecret). */
+  changesWebhookSecret?: string;
   /**
    * The package's metrics (pages stored, and the workflow's credits, job and run durations) on
    * the runtime's meter; default on (a no-op without a metrics exporter), `false` for none.
@@ -65,7 +67,7 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
     ...workflowSource,
-    activities: createActivities({ client: options.client, store, collectPageSize: options.collectPageSize, robotsUserAgent: options.robotsUserAgent }),
+    activities: createActivities({ client: options.client, store, collectPageSize: options.collectPageSize, robotsUserAgent: options.robotsUserAgent, changesWebhookSecret: options.changesWebhookSecret }),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
     maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTaskExecutions,
     maxTaskQueueActivitiesPerSecond: options.maxTaskQueueActivitiesPerSecond,
@@ -110,6 +112,7 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
     maxTaskQueueActivitiesPerSecond: settings.maxTaskQueueActivitiesPerSecond,
     collectPageSize: settings.collectPageSize,
     robotsUserAgent: settings.robotsUserAgent,
+    changesWebhookSecret: settings.changesWebhookSecret,
     deployment: settings.deployment,
     metrics,
     overrides: tracing ? { plugins: [tracing.plugin] } : undefined,

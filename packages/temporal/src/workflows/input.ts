@@ -89,6 +89,16 @@ export const pipelineInputSchema = z.strictObject({
    * after the service accepted such a crawl.
    */
   ignoreRobotsTxt: z.boolean().optional(),
+  /**
+   * Change reports: this run compares each page with the previous completed run of `series`
+   * (new, changed, unchanged, removed), stores only new and changed pages (unchanged ones as a
+   * reference to the earlier copy) and keeps a unified diff per changed page. Scheduled runs
+   * get `series` = the schedule id unless set. `webhookUrl` receives the signed summary.
+   */
+  changes: z.strictObject({
+    series: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, { error: 'must be 1-128 letters, digits, dot, dash or underscore' }),
+    webhookUrl: httpUrl.optional(),
+  }).optional(),
   /** Webhook receiver for job-level events; polling still guarantees completion. */
   webhookUrl: httpUrl.optional(),
   polling: z.strictObject({

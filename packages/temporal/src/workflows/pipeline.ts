@@ -12,7 +12,7 @@ import {
   workflowInfo,
   ActivityFailure,
 } from '@temporalio/workflow';
-import { support } from './activities.js';
+import { lists, reads, support } from './activities.js';
 import { jobEventSignal, progressQuery, raiseBudgetUpdate } from './definitions.js';
 import { parsePipelineInput, PipelineInputError, stageEnabled, type PipelineInput, type StageName } from './input.js';
 import { failureText, NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from './report-notes.js';
@@ -88,6 +88,13 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
   );
 
   try {
+    // A run of a series learns its baseline once, before any page is collected.
+    if (state.config.changes && !state.changes) {
+      state.changes = await lists.openSeriesRun.executeWithOptions(
+        { summary: `series ${state.config.changes.series}: find the previous completed run` },
+        [{ series: state.config.changes.series, runId: state.runId }],
+      );
+    }
     while (state.next < ORDER.length) {
       const stage = ORDER[state.next];
       const report = rt.report(stage);
@@ -140,6 +147,7 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
   }
   rt.stage = 'done';
   rt.status = overallStatus(state);
+  if (state.changes) await reportChanges(rt);
   rt.publish();
   log.info('pipeline finished', { status: rt.status, documents: rt.documents(), credits: state.credits.spent });
   await condition(allHandlersFinished);
@@ -153,7 +161,31 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
     jobs: state.jobs,
     store: { runId: state.runId },
     continuedAsNew: state.continuedAsNew,
+    ...(state.changes?.report ? { changes: state.changes.report } : {}),
   };
+}
+
+/** Counts what changed since the series' baseline, records a completed run as the next baseline, sends the summary. */
+async function reportChanges(rt: PipelineRuntime): Promise<void> {
+  const { state } = rt;
+  const changes = state.changes as NonNullable<PipelineState['changes']>;
+  const config = state.config.changes as NonNullable<PipelineState['config']['changes']>;
+  const report = await lists.closeSeriesRun.executeWithOptions(
+    { summary: `series ${config.series}: compare with ${changes.previousRunId ?? '(first run)'}` },
+    [{ series: config.series, runId: state.runId, workflowId: workflowInfo().workflowId, previousRunId: changes.previousRunId, record: rt.status === 'completed' }],
+  );
+  if (config.webhookUrl) {
+    report.webhook = await reads.sendChangeSummary.executeWithOptions(
+      { summary: `series ${config.series}: summary webhook` },
+      [{ url: config.webhookUrl, workflowId: workflowInfo().workflowId, status: rt.status, report }],
+    ).catch((err: unknown) => {
+      if (isCancellation(err)) throw err;
+      return `failed: ${failureText(err)}`;
+    });
+  }
+  changes.report = report;
+  const c = report.counts;
+  log.info('changes reported', { series: config.series, previousRunId: changes.previousRunId, ...c, ...(report.webhook ? { webhook: report.webhook } : {}) });
 }
 
 async function runStage(rt: PipelineRuntime, stage: (typeof ORDER)[number]): Promise<StageOutcome> {

@@ -75,6 +75,11 @@ export class PipelineRuntime {
         return `| ${s} | ${r.status} | ${r.documents ?? r.urls ?? ''} | ${r.credits} | ${(r.reason ?? r.jobId ?? '').replace(/\|/g, '/')} |`;
       }),
     ];
+    const changes = this.state.changes?.report;
+    if (changes) {
+      const c = changes.counts;
+      lines.push('', `changes in series ${changes.series} since ${changes.previousRunId ?? '(first run)'}: ${c.new} new · ${c.changed} changed · ${c.unchanged} unchanged · ${c.removed} removed`);
+    }
     setCurrentDetails(lines.join('\n'));
     upsertSearchAttributes([
       { key: STAGE, value: String(this.stage) },

@@ -1,6 +1,6 @@
 // The pipeline's durable state: everything a continue-as-new carries to the next run.
 import type { PipelineConfig, StageName } from './input.js';
-import type { JobKind, StoreReference } from '../activities/types.js';
+import type { ChangeReport, JobKind, StoreReference } from '../activities/types.js';
 
 /** `cancelled`: the stage was running when the run was cancelled. */
 export type StageStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'repaired' | 'cancelled';
@@ -72,6 +72,8 @@ export interface PipelineState {
   idempotencyKeys: Record<string, string>;
   /** The service accepted a crawl with ignoreRobotsTxt: the pipeline's own robots check is off. */
   robotsIgnored?: boolean;
+  /** A run of a series (input.changes): the run it compares with, then its change report. */
+  changes?: { previousRunId: string | null; report?: ChangeReport };
 }
 
 export interface PipelineResult {
@@ -84,4 +86,6 @@ export interface PipelineResult {
   jobs: Record<string, string>;
   store: StoreReference;
   continuedAsNew: number;
+  /** A run of a series: what changed since the series' previous completed run. */
+  changes?: ChangeReport;
 }

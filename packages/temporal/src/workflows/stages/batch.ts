@@ -3,7 +3,7 @@ import { lists, starts } from '../activities.js';
 import { creditsPerPage } from '../credit-guard.js';
 import { fitJob } from './fit-job.js';
 import type { PipelineRuntime } from '../runtime.js';
-import { webhookFor } from './crawl.js';
+import { freshScrapeOptions, webhookFor } from './crawl.js';
 import { runJob } from './job.js';
 import { robotsCheck, robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
@@ -51,7 +51,7 @@ export async function runBatch(rt: PipelineRuntime): Promise<StageOutcome> {
   if (fit.kind === 'skip') return { kind: 'skipped', reason: fit.reason };
   const count = fit.units;
 
-  const options = { ...(batch.scrapeOptions ?? {}), maxConcurrency: batch.maxConcurrency, webhook: webhookFor(rt) };
+  const options = { ...(freshScrapeOptions(rt, batch.scrapeOptions).scrapeOptions ?? {}), maxConcurrency: batch.maxConcurrency, webhook: webhookFor(rt) };
   return runJob(rt, {
     stage: 'batch',
     kind: 'batch',

@@ -31,7 +31,7 @@ export async function runCrawl(rt: PipelineRuntime): Promise<StageOutcome> {
 
   const ignoreRobots = robotsIgnoreRequested(config);
   if (ignoreRobots) crawl.ignoreRobotsTxt = true;
-  const body = { url: config.url, ...crawl, webhook: webhookFor(rt) };
+  const body = { url: config.url, ...crawl, ...freshScrapeOptions(rt, crawl.scrapeOptions), webhook: webhookFor(rt) };
   const outcome = await runJob(rt, {
     stage: 'crawl',
     kind: 'crawl',
@@ -55,6 +55,15 @@ export function admitStartPage(url: string, include: string[]): string[] {
   const path = /^[a-z]+:\/\/[^/?#]+([^?#]*)/i.exec(url)?.[1] || '/';
   if (include.some((p) => new RegExp(p).test(path))) return include;
   return [...include, `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`];
+}
+
+/**
+ * A run of a series compares pages with the last run: it must see the site as it is now, not a
+ * cached scrape (the service's default maxAge is two days). An explicit maxAge is kept.
+ */
+export function freshScrapeOptions<T extends { maxAge?: number }>(rt: PipelineRuntime, scrapeOptions: T | undefined): { scrapeOptions?: T & { maxAge?: number } } {
+  if (!rt.state.config.changes || scrapeOptions?.maxAge !== undefined) return scrapeOptions ? { scrapeOptions } : {};
+  return { scrapeOptions: { ...(scrapeOptions ?? ({} as T)), maxAge: 0 } };
 }
 
 export function webhookFor(rt: PipelineRuntime): { url: string; metadata: Record<string, string>; events: Array<'started' | 'completed' | 'failed'> } | undefined {

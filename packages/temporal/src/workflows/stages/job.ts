@@ -58,7 +58,12 @@ export async function runJob(rt: PipelineRuntime, plan: JobPlan): Promise<StageO
 
     // Documents robots.txt disallows are not stored (the service's scrape does not check).
     const robots = robotsCheck(rt);
-    const collectInput = { runId: state.runId, jobId, ...(robots ? { robots } : {}) };
+    const collectInput = {
+      runId: state.runId,
+      jobId,
+      ...(robots ? { robots } : {}),
+      ...(state.changes ? { changes: { previousRunId: state.changes.previousRunId } } : {}),
+    };
     const collected = plan.kind === 'crawl'
       ? await collectors.collectCrawl.executeWithOptions({ summary: `collect crawl ${jobId}` }, [collectInput])
       : await collectors.collectBatch.executeWithOptions({ summary: `collect batch ${jobId}` }, [collectInput]);

@@ -14,6 +14,8 @@ export async function runMap(rt: PipelineRuntime): Promise<StageOutcome> {
   const body = { url: config.url, ...config.map };
   // The selection's search text orders the map (the service ranks by relevance).
   if (config.select?.search && body.search === undefined) body.search = config.select.search;
+  // A run of a series compares with the last run: the site's sitemap as it is now, not cached.
+  if (config.changes && body.ignoreCache === undefined) body.ignoreCache = true;
   const limit = body.limit ?? DEFAULT_MAP_LIMIT;
   const result = await lists.mapToStore.executeWithOptions(
     { summary: `map ${hostOf(config.url)} limit ${limit}` },
