@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhookSignature } from 'webdata-client';
 import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
-import { deleteSchedule, schedulePipeline } from '../../packages/temporal/src/client/schedules.js';
+import { deleteSchedule, schedulePipeline, triggerSchedule } from '../../packages/temporal/src/client/schedules.js';
 import { urlKey } from '../../packages/temporal/src/activities/url-key.js';
 import { CHANGES_SIGNATURE_HEADER, seriesRuns } from '../../packages/temporal/src/activities/index.js';
 import type { PipelineResult } from '../../packages/temporal/src/workflows/state.js';
@@ -50,21 +50,13 @@ after(async () => {
   await stack?.close();
 });
 
-/** Triggers the schedule once and waits (generous deadline) for that run's result. */
+/** Triggers the schedule once and waits for that run's result. */
 async function triggerRun(n: number): Promise<{ workflowId: string; result: PipelineResult }> {
-  const handle = stack.temporal.client.schedule.getHandle(SCHEDULE);
-  await handle.trigger();
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const info = (await handle.describe()).info;
-    if (info.numActionsTaken >= n) {
-      const workflowId = info.recentActions.at(-1)?.action.workflow.workflowId as string;
-      const result = await stack.temporal.client.workflow.getHandle<() => Promise<PipelineResult>>(workflowId).result();
-      return { workflowId, result };
-    }
-    if (Date.now() > deadline) throw new Error(`the schedule did not start run ${n} within 180 s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const workflowId = await triggerSchedule(stack.temporal.client, SCHEDULE, { timeoutMs: 180_000 });
+  const info = (await stack.temporal.client.schedule.getHandle(SCHEDULE).describe()).info;
+  assert.equal(info.numActionsTaken, n, 'one run per trigger');
+  const result = await stack.temporal.client.workflow.getHandle<() => Promise<PipelineResult>>(workflowId).result();
+  return { workflowId, result };
 }
 
 interface StoredPage { url: string; change: unknown; copyOf: unknown; markdown: unknown; diff: unknown; jobId: string }

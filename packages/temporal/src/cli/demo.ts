@@ -1,9 +1,12 @@
 // `npm run demo`: the whole pipeline on the embedded stack, with every stage on and one
 // deliberate mistake (a crawl include pattern that excludes the start page) that support
 // ask diagnoses and repairs. Prints live progress, the summary and the Temporal UI link.
-import { startDevStack } from './dev-stack.js';
+import { startDevStack, type DevStack } from './dev-stack.js';
 import { runPipeline } from './commands/run.js';
+import { changesCommand } from './commands/changes.js';
+import { deleteSchedule, schedulePipeline, triggerSchedule } from '../client/schedules.js';
 import type { PipelineInput } from '../workflows/input.js';
+import type { PipelineResult } from '../workflows/state.js';
 
 export function demoInput(siteUrl: string, webhookUrl: string): PipelineInput {
   return {
@@ -39,10 +42,40 @@ async function main(): Promise<number> {
       uiUrl: stack.temporal.uiUrl,
       namespace: stack.temporal.namespace,
     });
+    if (code === 0) await watchForChanges(stack);
     console.log(`demo finished in ${((Date.now() - started) / 1000).toFixed(1)} s; stopping the stack (the UI link works while \`webdata dev\` runs)`);
     return code;
   } finally {
     await stack.close();
+  }
+}
+
+/**
+ * A schedule over the demo site, run twice; the site changes between the runs (3 pages rewritten,
+ * 1 removed, 2 added) and the second run reports exactly those pages.
+ */
+async function watchForChanges(stack: DevStack): Promise<void> {
+  const scheduleId = 'demo-watch';
+  const site = stack.service.siteUrl as string;
+  console.log(`\nwatching the demo site for changes: schedule ${scheduleId} (paused; each run started with triggerSchedule)`);
+  await schedulePipeline(stack.temporal.client, { url: `${site}/`, stages: { interact: false } }, {
+    scheduleId, every: '24h', paused: true, taskQueue: stack.taskQueue,
+  });
+  try {
+    const runOnce = async (label: string) => {
+      const workflowId = await triggerSchedule(stack.temporal.client, scheduleId);
+      const result = await stack.temporal.client.workflow.getHandle<() => Promise<PipelineResult>>(workflowId).result();
+      const c = result.changes?.counts;
+      console.log(`  ${label}: ${workflowId} ${result.status}, ${result.documents} pages · ${c?.new ?? 0} new · ${c?.changed ?? 0} changed · ${c?.unchanged ?? 0} unchanged · ${c?.removed ?? 0} removed`);
+    };
+    await runOnce('run 1');
+    stack.service.handle.site?.setRevision(1);
+    console.log('  the site changes (demo site revision 1)');
+    await runOnce('run 2');
+    console.log(`\n$ webdata changes ${scheduleId} --store ${stack.storeSpec}`);
+    await changesCommand([scheduleId, '--store', stack.storeSpec]);
+  } finally {
+    await deleteSchedule(stack.temporal.client, scheduleId).catch(() => {});
   }
 }
 

@@ -83,3 +83,21 @@ export async function unpauseSchedule(client: Client, scheduleId: string, note?:
 export async function deleteSchedule(client: Client, scheduleId: string): Promise<void> {
   await client.schedule.getHandle(scheduleId).delete();
 }
+
+/**
+ * Starts one run of a schedule now (whatever its spec or pause) and returns that run's workflow
+ * id, once the schedule reports the action taken (a deadline of `timeoutMs`, default 60 s).
+ */
+export async function triggerSchedule(client: Client, scheduleId: string, options: { timeoutMs?: number } = {}): Promise<string> {
+  const handle = client.schedule.getHandle(scheduleId);
+  const before = (await handle.describe()).info.numActionsTaken;
+  await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    const { info } = await handle.describe();
+    const started = info.recentActions.at(-1)?.action.workflow.workflowId;
+    if (info.numActionsTaken > before && started) return started;
+    if (Date.now() > deadline) throw new Error(`schedule ${scheduleId}: the triggered run did not start within ${options.timeoutMs ?? 60_000} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
