@@ -148,6 +148,10 @@ describe('service.imitate "firecrawl-oss"', () => {
     ['GET', '/v2/team/activity'],
     ['GET', '/v2/team/credit-usage/historical'],
     ['GET', `/v2/batch/scrape/${id}/errors`],
+    ['POST', '/v2/agent'],
+    ['GET', `/v2/agent/${id}`],
+    ['DELETE', `/v2/agent/${id}`],
+    ['POST', '/v2/parse'],
   ];
 
   test('routes that server lacks answer express\'s HTML 404, with or without a key', async () => {

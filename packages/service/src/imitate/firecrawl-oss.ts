@@ -24,6 +24,8 @@ export function missingOnOss(method: string, pattern: string): boolean {
   if (pattern === '/v2/browser' || pattern.startsWith('/v2/browser/')) return true;
   if (pattern === '/v2/scrape/:jobId/interact') return true;
   if (pattern === '/v2/support/ask') return true;
+  // Its v2 router (apps/api/src/routes/v2.ts) has extract but no agent and no parse.
+  if (pattern === '/v2/agent' || pattern.startsWith('/v2/agent/') || pattern === '/v2/parse') return true;
   if (pattern === '/v2/team/activity' || pattern === '/v2/team/credit-usage/historical') return true;
   return method === 'GET' && pattern === '/v2/batch/scrape/:id/errors';
 }
