@@ -58,3 +58,30 @@ export const supportRetryPolicy: RetryPolicy = {
   maximumAttempts: 2,
   nonRetryableErrorTypes: NON_RETRYABLE_KINDS,
 };
+
+/**
+ * Agent starts carry no idempotency key (the route takes none): a retry after a lost answer
+ * could start a second job, spending credits the budget never saw. So only answers that prove
+ * nothing started are retried (429, 5xx), briefly; a timeout or a network failure is not.
+ */
+export const agentStartRetryPolicy: RetryPolicy = {
+  initialInterval: '2 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '20 seconds',
+  maximumAttempts: 3,
+  nonRetryableErrorTypes: [...NON_RETRYABLE_KINDS, 'timeout', 'network'],
+};
+
+/** One file's parse: transient failures (429, 5xx, network) are retried this many times in all by default. */
+export const DEFAULT_PARSE_ATTEMPTS = 4;
+
+/** A file's parse upload: retried on transient failures; a refused file (4xx) fails at once. */
+export function parseRetryPolicy(maximumAttempts = DEFAULT_PARSE_ATTEMPTS): RetryPolicy {
+  return {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts,
+    nonRetryableErrorTypes: NON_RETRYABLE_KINDS,
+  };
+}

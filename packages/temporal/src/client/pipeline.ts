@@ -21,7 +21,7 @@ export type PipelineHandle = WorkflowHandle<typeof webDataPipeline>;
 
 /** One line for the Temporal UI list: what this run does. */
 export function summarize(config: PipelineConfig): string {
-  const stages = ['map', 'select', 'crawl', 'batch', 'interact', 'support'].filter((s) => config.stages?.[s as keyof NonNullable<PipelineConfig['stages']>] !== false);
+  const stages = ['map', 'select', 'crawl', 'batch', 'interact', ...(config.agent ? ['agent'] : []), 'support'].filter((s) => config.stages?.[s as keyof NonNullable<PipelineConfig['stages']>] !== false);
   const budget = config.budget ? ` · budget ${config.budget.credits}` : '';
   return `${config.mode} ${hostOf(config.url)} · ${stages.join('→')}${budget}`;
 }
@@ -35,6 +35,7 @@ export function describe(config: PipelineConfig): string {
     ['crawl', config.crawl],
     ['batch', config.batch],
     ['interact', config.interact ? { ...config.interact, code: config.interact.code ? `${config.interact.code.length} chars` : undefined } : undefined],
+    ['agent', config.agent ? { ...config.agent, prompt: `${config.agent.prompt.length} chars` } : undefined],
     ['budget', config.budget],
   ];
   return ['| setting | value |', '|---|---|', ...rows.filter(([, v]) => v !== undefined).map(([k, v]) => `| ${k} | \`${JSON.stringify(v).replace(/\|/g, '\\|')}\` |`)].join('\n');

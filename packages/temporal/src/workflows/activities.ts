@@ -2,6 +2,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import {
+  agentStartRetryPolicy,
   cleanupRetryPolicy,
   collectorRetryPolicy,
   interactRetryPolicy,
@@ -22,6 +23,8 @@ export const lists = proxyActivities<Activities>({
 });
 // A start is one quick POST (the job runs on the service), so a dead worker is noticed in 30 s.
 export const starts = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy });
+/** Agent starts: no idempotency key on that route, so only retries that cannot start a second job. */
+export const agentStarts = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: agentStartRetryPolicy });
 export const collectors = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   // A dead worker is noticed after this long; the retry resumes from the last heartbeat.

@@ -3,19 +3,21 @@
 // fast, names the field and the rule, and spends nothing.
 import { z } from 'zod';
 import {
+  agentRequestSchema,
   crawlRequestSchema,
   mapRequestSchema,
   scrapeOptionsShape,
   pathPatternSchema,
   formatIssues,
   httpUrl,
+  MAX_AGENT_URLS,
   MAX_INTERACT_CODE,
   MAX_INTERACT_PROMPT,
   MAX_INTERACT_TIMEOUT_SEC,
   MIN_INTERACT_TIMEOUT_SEC,
 } from 'webdata-contract';
 
-export const STAGES = ['map', 'select', 'crawl', 'batch', 'interact', 'support'] as const;
+export const STAGES = ['map', 'select', 'crawl', 'batch', 'interact', 'agent', 'support'] as const;
 export type StageName = (typeof STAGES)[number];
 
 /** Fields a support answer may change, per stage; anything else in `fixParameters` is refused. */
@@ -27,6 +29,28 @@ export const DEFAULT_FIXABLE_FIELDS: Record<'crawl' | 'batch' | 'interact', stri
 };
 
 const ms = z.number().int().min(0);
+
+const agentFields = agentRequestSchema.shape;
+
+/**
+ * The `agent` stage: one agent job (POST /v2/agent) after the pages are stored. The fields of
+ * the agent request (no webhook: the stage polls), plus `match` to hand it pages this run stored.
+ */
+export const agentStageSchema = z.strictObject({
+  prompt: agentFields.prompt,
+  urls: agentFields.urls,
+  schema: agentFields.schema,
+  /** The agent's own cap; the run's budget clamps it further (what is left of budget.credits). */
+  maxCredits: agentFields.maxCredits,
+  strictConstrainToURLs: agentFields.strictConstrainToURLs,
+  /** Regex tested against each stored page URL: matching pages (up to `maxUrls`) join `urls`. */
+  match: pathPatternSchema.optional(),
+  maxUrls: z.number().int().min(1).max(MAX_AGENT_URLS).default(10),
+}).superRefine((value, ctx) => {
+  if (value.strictConstrainToURLs === true && value.urls === undefined && value.match === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['urls'], message: 'urls or match is required when strictConstrainToURLs is true' });
+  }
+});
 
 export const pipelineInputSchema = z.strictObject({
   /** Start URL of the site. */
@@ -60,6 +84,7 @@ export const pipelineInputSchema = z.strictObject({
     maxPages: z.number().int().min(1).max(100).default(3),
   }).refine((v) => (v.code === undefined) !== (v.prompt === undefined), { error: 'exactly one of code or prompt is required' })
     .optional(),
+  agent: agentStageSchema.optional(),
   support: z.strictObject({
     /** Lowest confidence whose fixParameters are applied. */
     minConfidence: z.enum(['high', 'medium']).default('medium'),

@@ -1,5 +1,5 @@
-// webDataPipeline: map → select → crawl → collect → batch → collect → interact, with a credit
-// budget, webhook-accelerated completion, self-repair through support ask, and continue-as-new.
+// webDataPipeline: map → select → crawl → collect → batch → collect → interact → agent, with a
+// credit budget, webhook-accelerated completion, self-repair through support ask, and continue-as-new.
 import {
   allHandlersFinished,
   ApplicationFailure,
@@ -17,6 +17,7 @@ import { jobEventSignal, progressQuery, raiseBudgetUpdate } from './definitions.
 import { parsePipelineInput, PipelineInputError, stageEnabled, type PipelineInput, type StageName } from './input.js';
 import { failureText, NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from './report-notes.js';
 import { PipelineRuntime } from './runtime.js';
+import { runAgent } from './stages/agent.js';
 import { runBatch } from './stages/batch.js';
 import { runCrawl } from './stages/crawl.js';
 import { runInteract } from './stages/interact.js';
@@ -28,8 +29,13 @@ import { applyFix, decideFix, type FixableStage } from './support.js';
 
 const BATCH_MODE_SKIPS_CRAWL = 'batch-mode-skips-crawl';
 
-/** Stages in the order they run; `support` is not a step but the repair of a failed one. */
-const ORDER: Array<Exclude<StageName, 'support'>> = ['map', 'select', 'crawl', 'batch', 'interact'];
+/**
+ * Stages in the order they run; `support` is not a step but the repair of a failed one. The
+ * agent comes last: it may take its URLs from the pages the stages before it stored, and its
+ * maxCredits is clamped to what they left of the budget. Appended, so the index `next` that a
+ * continue-as-new carries means the same stage to runs started before it existed.
+ */
+const ORDER: Array<Exclude<StageName, 'support'>> = ['map', 'select', 'crawl', 'batch', 'interact', 'agent'];
 
 const RUNNERS: Record<(typeof ORDER)[number], (rt: PipelineRuntime) => Promise<StageOutcome>> = {
   map: runMap,
@@ -37,6 +43,7 @@ const RUNNERS: Record<(typeof ORDER)[number], (rt: PipelineRuntime) => Promise<S
   crawl: runCrawl,
   batch: runBatch,
   interact: runInteract,
+  agent: runAgent,
 };
 
 function initialState(input: PipelineInput): PipelineState {
@@ -113,7 +120,15 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
         state.next += 1;
         continue;
       }
-      if (!state.activeJob && workflowInfo().continueAsNewSuggested) return await handOver(input, state);
+      // No agent asked for: skipped without a command (runs recorded before the agent stage
+      // existed replay unchanged: they end here, where they ended before).
+      if (stage === 'agent' && !state.config.agent) {
+        report.status = 'skipped';
+        report.reason = 'not configured';
+        state.next += 1;
+        continue;
+      }
+      if (!state.activeJob && !state.agentJob && workflowInfo().continueAsNewSuggested) return await handOver(input, state);
       rt.stage = stage;
       report.status = 'running';
       rt.publish();

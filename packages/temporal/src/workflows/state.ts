@@ -72,6 +72,8 @@ export interface PipelineState {
   idempotencyKeys: Record<string, string>;
   /** The service accepted a crawl with ignoreRobotsTxt: the pipeline's own robots check is off. */
   robotsIgnored?: boolean;
+  /** The agent stage's job while it runs (carried through continue-as-new); `maxCredits` as sent. */
+  agentJob?: { jobId: string; maxCredits: number | null; creditsSeen?: number };
   /** A run of a series (input.changes): the run it compares with, then its change report. */
   changes?: { previousRunId: string | null; report?: ChangeReport };
 }
