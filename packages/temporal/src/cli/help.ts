@@ -9,7 +9,7 @@ export const RUN_FLAGS_HELP = `Input (flags override single fields of --input an
   --limit N                  select.limit: at most N selected URLs
   --crawl-limit N            crawl.limit        --depth N   crawl.maxDiscoveryDepth
   --budget N                 budget.credits     --monthly-cap N   budget.monthlyCap
-  --skip STAGES              switch stages off: map,select,crawl,batch,interact,support
+  --skip STAGES              switch stages off: map,select,crawl,batch,interact,agent,support
   --interact-match RE        interact.match, with --interact-code JS [--interact-language node|python|bash]
                              or --interact-prompt TEXT
   --webhook-url URL          job events to this receiver (polling still guarantees completion)
