@@ -6,6 +6,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
 import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startParseDocuments } from '../../packages/temporal/src/client/parse-documents.js';
 import { runToEnd, startStack } from '../helpers/stack.js';
 
 let stack: DevStack;
@@ -57,5 +61,43 @@ describe('against an imitation of the open-source server', () => {
     assert.match(support?.reason ?? '', /not available on this service/);
     assert.deepEqual(support?.notAvailable, ['support ask']);
     assert.match(crawl?.support?.answer ?? '', /not available/);
+  });
+
+  test('the agent stage is skipped as not available (no agent route), the run completes', async () => {
+    const { result } = await runToEnd(stack, {
+      url: `${site}/docs`,
+      stages: { map: false, select: false, batch: false, interact: false },
+      crawl: { limit: 2 },
+      agent: { prompt: 'What do these pages say?', match: '/docs', maxCredits: 10 },
+      budget: { credits: 20 },
+    });
+    const { agent } = result.stages;
+    assert.equal(result.status, 'completed', JSON.stringify(result.stages));
+    assert.equal(agent?.status, 'skipped', JSON.stringify(agent));
+    assert.match(agent?.reason ?? '', /^not available on this service: /);
+    assert.deepEqual(agent?.notAvailable, ['agent']);
+    assert.equal(agent?.credits, 0);
+    assert.equal(result.credits.byStage.agent, undefined);
+  });
+
+  test('parseDocuments: no parse route, so no file is parsed or recorded as failed; all are skipped with the reason', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'webdata-oss-parse-'));
+    try {
+      const files = await Promise.all(['a.txt', 'b.txt', 'c.txt'].map(async (name) => {
+        const path = join(dir, name);
+        await writeFile(path, `file ${name}\n`);
+        return path;
+      }));
+      const handle = await startParseDocuments(stack.temporal.client, { files, concurrency: 1 }, { taskQueue: stack.taskQueue, workflowId: `oss-parse-${Date.now()}` });
+      const result = await handle.result();
+      assert.equal(result.status, 'failed');
+      assert.equal(result.done, 0);
+      assert.equal(result.failed, 0);
+      assert.equal(result.skipped, 3);
+      assert.match(result.reason ?? '', /^parse is not available on this service: /);
+      assert.equal((await stack.store.count(result.runId)).failures, 0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

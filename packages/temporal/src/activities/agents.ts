@@ -123,6 +123,19 @@ export function createAgentActivities(deps: ActivityDeps) {
       });
     },
 
+    /**
+     * Records a file that could not be parsed (after its retries) as a failure of the run, under
+     * the same job id its document would have had (`parse:<path>`); idempotent by path.
+     */
+    async recordParseFailure(input: { runId: string; path: string; error: string; code?: string }): Promise<{ recorded: boolean }> {
+      const written = await store.appendFailures(input.runId, `parse:${input.path}`, [{
+        url: input.path,
+        error: input.error,
+        ...(input.code !== undefined ? { code: input.code } : {}),
+      }]);
+      return { recorded: written > 0 };
+    },
+
     async getQueueStatus(): Promise<QueueStatusResponse> {
       const scope = currentScope();
       return mapFailures(() => client.getQueueStatus({ signal: scope.signal }));

@@ -4,3 +4,7 @@ export type { PipelineProgress } from '../workflows/definitions.js';
 export type { PipelineInput, PipelineConfig } from '../workflows/input.js';
 export { PipelineInputError } from '../workflows/input.js';
 export type { PipelineResult, StageReport } from '../workflows/state.js';
+export * from './parse-documents.js';
+export type { ParseDocumentsProgress, ParseDocumentsResult, ParseDocumentsStatus, ParseFileFailure, ParseDocumentsCredits } from '../workflows/parse-documents.js';
+export type { ParseDocumentsInput, ParseDocumentsConfig } from '../workflows/parse-documents-input.js';
+export { ParseDocumentsInputError, MAX_PARSE_FILES } from '../workflows/parse-documents-input.js';

@@ -1,0 +1,81 @@
+// ParseDocumentsInput: the files to parse (paths the worker can read), the parse options, the
+// store run, a credit budget. Validated by the client before starting and again at workflow
+// start, with the contract's parse options schema: a bad field fails with its path and rule
+// before anything is parsed or spent.
+import { z } from 'zod';
+import { formatIssues, parseOptionsSchema } from 'webdata-contract';
+
+/** Files a run may list: the list travels in each continue-as-new, so it stays small. */
+export const MAX_PARSE_FILES = 10_000;
+
+/** An absolute POSIX path, or a Windows drive path (`C:\...`). */
+const ABSOLUTE = /^(\/|[A-Za-z]:[\\/])/;
+
+const FILE_RULE = 'must be an absolute path (a string) or { path, filename?, contentType? }';
+
+const pathSchema = z.string({ error: FILE_RULE })
+  .min(1)
+  .max(4096)
+  .refine((p) => ABSOLUTE.test(p), { error: 'must be an absolute path readable by the worker' })
+  .refine((p) => !p.includes('\0'), { error: 'must not contain a NUL character' });
+
+export const parseFileSchema = z.union([
+  pathSchema,
+  z.strictObject({
+    path: pathSchema,
+    /** Name sent with the file (default: the path's base name); it becomes the document's URL. */
+    filename: z.string().min(1).max(255).optional(),
+    /** MIME type sent with the file (default: from the extension). */
+    contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+/, { error: 'must be a MIME type such as application/pdf' }).optional(),
+  }),
+], { error: FILE_RULE });
+
+export const parseDocumentsInputSchema = z.strictObject({
+  /** Files on the worker's filesystem (each at most 50 MB): PDF, DOCX, HTML, text. */
+  files: z.array(parseFileSchema).min(1).max(MAX_PARSE_FILES).superRefine((files, ctx) => {
+    const seen = new Map<string, number>();
+    files.forEach((file, i) => {
+      const path = typeof file === 'string' ? file : file.path;
+      const first = seen.get(path);
+      if (first !== undefined) ctx.addIssue({ code: 'custom', path: [i], message: `duplicate path (also files.${first})` });
+      else seen.set(path, i);
+    });
+  }),
+  /** Sent with every file (`formats`, `parsers`). */
+  options: parseOptionsSchema.optional(),
+  /** Document store run id; defaults to the workflow id. */
+  runId: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, { error: 'must be 1-128 letters, digits, dot, dash or underscore' }).optional(),
+  budget: z.strictObject({
+    /** Credits the run may spend: no file is started whose estimated cost would pass it. */
+    credits: z.number().int().min(0),
+  }).optional(),
+  /** Files parsed at the same time. */
+  concurrency: z.number().int().min(1).max(16).default(2),
+  /** Attempts per file on transient failures (429, 5xx, network); a refused file fails at once. */
+  maxAttempts: z.number().int().min(1).max(20).default(4),
+  /** Files per workflow run before it continues as new (bounded history); default 200. */
+  filesPerRun: z.number().int().min(1).max(1_000).default(200),
+});
+
+export type ParseDocumentsInput = z.input<typeof parseDocumentsInputSchema>;
+export type ParseDocumentsConfig = z.output<typeof parseDocumentsInputSchema>;
+export type ParseFile = z.output<typeof parseFileSchema>;
+
+export class ParseDocumentsInputError extends Error {
+  readonly issues: Array<{ path: string; message: string }>;
+  constructor(issues: Array<{ path: string; message: string }>) {
+    super(`invalid parseDocuments input: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+    this.name = 'ParseDocumentsInputError';
+    this.issues = issues;
+  }
+}
+
+export function parseParseDocumentsInput(input: unknown): ParseDocumentsConfig {
+  const parsed = parseDocumentsInputSchema.safeParse(input);
+  if (!parsed.success) throw new ParseDocumentsInputError(formatIssues(parsed.error));
+  return parsed.data;
+}
+
+export function filePath(file: ParseFile): string {
+  return typeof file === 'string' ? file : file.path;
+}
