@@ -34,6 +34,9 @@ test('npm run demo: every stage, the deliberate crawl failure repaired by suppor
   assert.match(out, /interact {2}completed/);
   assert.match(out, /\/shop\/catalog → \d+/);
   assert.match(out, /Temporal UI: http:\/\/127\.0\.0\.1:\d+\/namespaces\/default\/workflows\//);
+  // Then two runs of a schedule, the site changing in between: exactly its 3 + 1 + 2 pages reported.
+  assert.match(out, /run 2: demo-watch-run-\S+ completed, \d+ pages · 2 new · 3 changed · \d+ unchanged · 1 removed/);
+  assert.match(out, /changed:\n {2}\S+\/blog\/post-1\n {2}\S+\/docs\/guide-1\n {2}\S+\/shop\/item-1\nnew:\n {2}\S+\/blog\/new-1-1\n {2}\S+\/blog\/new-1-2\nremoved:\n {2}\S+\/blog\/post-7/);
 });
 
 test('webdata: bad input is refused before anything starts, naming the field and the rule', async () => {
@@ -121,6 +124,9 @@ test('usage errors: one line naming the flag or file and the fix, exit 2, before
     [['schedule', 'create', 's1', 'http://127.0.0.1:9/', '--cron', 'every day'], /webdata schedule: --cron: "every day" is not a cron expression/],
     [['schedule', 'create', 's1', 'http://127.0.0.1:9/', '--every', '6h', '--overlap', 'sometimes'], /webdata schedule: --overlap: unknown policy "sometimes" \(policies: skip/],
     [['schedule', 'create', 's1', 'http://127.0.0.1:9/'], /exactly one of --cron .* or --every/],
+    [['schedule', 'create', 's1', 'http://127.0.0.1:9/', '--every', '6h', '--no-changes', '--changes-webhook', 'http://127.0.0.1:9/h'], /webdata schedule: --changes-webhook and --no-changes exclude each other/],
+    [['schedule', 'create', 's 1', 'http://127.0.0.1:9/', '--every', '6h'], /webdata schedule: .*changes\.series: must be 1-128 letters/],
+    [['schedule', 'trigger'], /webdata schedule: trigger needs one schedule id/],
     [['frobnicate'], /webdata: unknown command "frobnicate"/],
   ];
   for (const [args, pattern] of cases) assertOneLineFailure(await webdata(args, env), 2, pattern, args.join(' '));
@@ -142,6 +148,12 @@ test('--dry-run prints the merged input: flags override single fields of --input
     budget: { credits: 99, monthlyCap: 500 },
     select: { include: ['^/docs', '^/blog'], search: 'pricing' },
   });
+  // A schedule's runs compare with its previous run: series = the schedule id, unless --no-changes.
+  const scheduled = await webdata(['schedule', 'create', 'shop-daily', 'https://example.com/', '--every', '1d', '--changes-webhook', 'https://hooks.example.com/c', '--dry-run']);
+  assert.equal(scheduled.code, 0, scheduled.err);
+  assert.deepEqual(JSON.parse(scheduled.out).changes, { series: 'shop-daily', webhookUrl: 'https://hooks.example.com/c' });
+  const plain = await webdata(['schedule', 'create', 'shop-daily', 'https://example.com/', '--every', '1d', '--no-changes', '--dry-run']);
+  assert.equal(JSON.parse(plain.out).changes, undefined);
   const noCredits = await webdata(['run', 'https://example.com/', '--monthly-cap', '5', '--dry-run']);
   assertOneLineFailure(noCredits, 2, /--monthly-cap needs a run budget too: add --budget N/, 'monthly cap alone');
 });
@@ -212,7 +224,7 @@ describe('against a running stack', () => {
     } finally {
       assert.equal((await webdata(['schedule', 'delete', id], env)).code, 0);
     }
-    for (const sub of ['pause', 'unpause', 'delete']) {
+    for (const sub of ['pause', 'unpause', 'delete', 'trigger']) {
       const r = await webdata(['schedule', sub, 'no-such-schedule'], env);
       assertOneLineFailure(r, 1, /webdata schedule: no schedule no-such-schedule in this namespace: `webdata schedule list`/, sub);
     }

@@ -100,8 +100,9 @@ export function inputFromFlags(url: string | undefined, v: Values): PipelineInpu
 }
 
 /** The input, validated with the workflow's own schema: a bad field is a usage error (exit 2). */
-export function validatedInput(url: string | undefined, v: Values): PipelineInput {
-  const input = inputFromFlags(url, v);
+/** The input from --input and flags; `defaults` fill fields neither sets (a schedule's `changes`). */
+export function validatedInput(url: string | undefined, v: Values, defaults: Partial<PipelineInput> = {}): PipelineInput {
+  const input = { ...defaults, ...inputFromFlags(url, v) };
   if (input.url === undefined) throw new UsageError('a start URL is required: webdata run <url> (or "url" in the --input file)');
   try {
     parsePipelineInput(input);

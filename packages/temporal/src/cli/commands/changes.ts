@@ -90,6 +90,10 @@ export async function changesCommand(argv: string[]): Promise<number> {
     if (!tracked) throw new CliError(`run ${runId} has no change records in ${where.label}: it is not a run of series ${name} (runs: ${all.map((r) => r.runId).join(', ') || 'none'})`);
     for await (const link of store.readLinks(runId, REMOVED_LIST)) out.removed.push(link.url);
     counts.removed = out.removed.length;
+    // Pages arrive in crawl order, which varies run to run: print them sorted.
+    out.new.sort();
+    out.removed.sort();
+    out.changed.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
     return out;
   }
 }

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { isGrpcServiceError, ScheduleAlreadyRunning } from '@temporalio/client';
-import { deleteSchedule, listSchedules, pauseSchedule, schedulePipeline, unpauseSchedule, type OverlapPolicy } from '../../client/schedules.js';
+import { deleteSchedule, listSchedules, pauseSchedule, schedulePipeline, triggerSchedule, unpauseSchedule, type OverlapPolicy } from '../../client/schedules.js';
 import { connectClient, type CliConnection } from '../connect.js';
 import { oneLine, UsageError } from '../errors.js';
 import { runFlags, validatedInput } from '../run-options.js';
 
-const USAGE = 'webdata schedule create <id> <url> (--cron "0 3 * * *" | --every 6h) [--overlap skip] [run options] | list | pause <id> | unpause <id> | delete <id> (see webdata schedule --help)';
+const USAGE = 'webdata schedule create <id> <url> (--cron "0 3 * * *" | --every 6h) [--overlap skip] [--changes-webhook URL | --no-changes] [run options] | list | trigger <id> | pause <id> | unpause <id> | delete <id> (see webdata schedule --help)';
 const OVERLAPS: OverlapPolicy[] = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'];
 // What Temporal's interval parser (the `ms` format) accepts: a number and a unit.
 const EVERY = /^\d+(\.\d+)?\s*(milliseconds?|msecs?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w|years?|yrs?|y)$/i;
@@ -17,7 +17,10 @@ function parseCreate(rest: string[]): Action | 0 {
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { ...runFlags, cron: { type: 'string' }, every: { type: 'string' }, overlap: { type: 'string' }, paused: { type: 'boolean' } },
+    options: {
+      ...runFlags, cron: { type: 'string' }, every: { type: 'string' }, overlap: { type: 'string' }, paused: { type: 'boolean' },
+      'no-changes': { type: 'boolean' }, 'changes-webhook': { type: 'string' },
+    },
   });
   const [id, url, ...extra] = positionals;
   if (!id || !url || extra.length) throw new UsageError(`create needs <id> <url>${extra.length ? `, got extra "${extra.join(' ')}"` : ''}: ${USAGE}`);
@@ -31,7 +34,10 @@ function parseCreate(rest: string[]): Action | 0 {
   if (values.overlap !== undefined && !(OVERLAPS as string[]).includes(values.overlap)) {
     throw new UsageError(`--overlap: unknown policy "${values.overlap}" (policies: ${OVERLAPS.join(', ')})`);
   }
-  const input = validatedInput(url, values);
+  if (values['no-changes'] && values['changes-webhook'] !== undefined) throw new UsageError('--changes-webhook and --no-changes exclude each other');
+  // Runs of a schedule report what changed since its previous completed run (series = the id).
+  const changes = values['no-changes'] ? {} : { changes: { series: id, ...(values['changes-webhook'] !== undefined ? { webhookUrl: values['changes-webhook'] } : {}) } };
+  const input = validatedInput(url, values, changes);
   if (values['dry-run']) {
     console.log(JSON.stringify(input, null, 2));
     return 0;
@@ -45,6 +51,7 @@ function parseCreate(rest: string[]): Action | 0 {
         overlap: values.overlap as OverlapPolicy | undefined,
         taskQueue: values['task-queue'],
         paused: values.paused,
+        trackChanges: !values['no-changes'],
       });
     } catch (err) {
       if (err instanceof ScheduleAlreadyRunning) throw err; // explained in errors.ts
@@ -64,12 +71,16 @@ function parseCreate(rest: string[]): Action | 0 {
   };
 }
 
-function parseOne(sub: 'pause' | 'unpause' | 'delete', rest: string[]): Action {
+function parseOne(sub: 'pause' | 'unpause' | 'delete' | 'trigger', rest: string[]): Action {
   const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
   if (positionals.length !== 1) throw new UsageError(`${sub} needs one schedule id: webdata schedule ${sub} <id>`);
   const id = positionals[0];
   return async ({ client }) => {
     // An unknown id (ScheduleNotFoundError) is explained in errors.ts.
+    if (sub === 'trigger') {
+      console.log(`schedule ${id}: started ${await triggerSchedule(client, id)}`);
+      return 0;
+    }
     if (sub === 'pause') await pauseSchedule(client, id);
     else if (sub === 'unpause') await unpauseSchedule(client, id);
     else await deleteSchedule(client, id);
@@ -101,6 +112,7 @@ export async function scheduleCommand(argv: string[]): Promise<number> {
         return 0;
       };
       break;
+    case 'trigger':
     case 'pause':
     case 'unpause':
     case 'delete': action = parseOne(sub, rest); break;
