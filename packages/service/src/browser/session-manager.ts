@@ -143,6 +143,10 @@ export class BrowserSessionManager {
     const profile = session.profile;
     if (profile?.saveChanges) {
       try {
+        // Pages driven by another CDP client: one round trip to each makes this connection
+        // process their navigations first; storageState() reads localStorage only for origins
+        // it has seen navigated (a loaded machine delivered them late: localStorage was lost).
+        await Promise.all(session.context.pages().map((p) => p.evaluate('0').catch(() => undefined)));
         const state = await session.context.storageState();
         await this.profiles.save(session.teamId, profile.name, state);
       } catch {
