@@ -163,6 +163,19 @@ describe('a series of two runs', () => {
     const report = await call(acts.closeSeriesRun, { series: 's1', runId: 'run-3', workflowId: 'wf-3', previousRunId: 'run-2', record: true });
     assert.deepEqual(report.counts, { new: 0, changed: 0, unchanged: 5, removed: 0 });
   });
+
+  test('a page gone last run is not removed twice, and one that comes back is new', async () => {
+    serve([...second.filter((p) => !p.url.endsWith('/dead')), { url: `${site}/gone`, markdown: '# Back again' }]);
+    await call(acts.collectCrawl, { runId: 'run-4', jobId: JOB_A, changes: { previousRunId: 'run-3' } });
+    const report = await call(acts.closeSeriesRun, { series: 's1', runId: 'run-4', workflowId: 'wf-4', previousRunId: 'run-3', record: true });
+    // /dead answered 404 in run-3 and is absent now: already reported removed in run-2.
+    assert.deepEqual(report.counts, { new: 1, changed: 0, unchanged: 4, removed: 0 });
+    assert.deepEqual(report.new, [`${site}/gone`]);
+    serve([...second, { url: `${site}/gone`, markdown: '# Back again' }]);
+    await call(acts.collectCrawl, { runId: 'run-5', jobId: JOB_A, changes: { previousRunId: 'run-4' } });
+    const back = await call(acts.closeSeriesRun, { series: 's1', runId: 'run-5', workflowId: 'wf-5', previousRunId: 'run-4', record: true });
+    assert.deepEqual(back.counts, { new: 1, changed: 0, unchanged: 5, removed: 0 }, '/dead: not in run-4, 404 now: a new URL, not a removal');
+  });
 });
 
 describe('the summary webhook', () => {

@@ -109,7 +109,8 @@ export class ChangeTracker {
     for (const doc of docs) {
       const hash = contentHash(doc);
       const before = baseline.get(urlKey(doc.url));
-      if (!before) {
+      if (!before || (before.gone && !isGone(doc))) {
+        // Not there last run (or answering 404/410 then): a page that came back is new again.
         out.push({ ...doc, contentHash: hash, change: 'new' });
       } else if (isGone(doc) && !before.gone) {
         out.push({ ...doc, contentHash: hash, change: 'removed' });
@@ -203,7 +204,8 @@ export function createChangeActivities(deps: ActivityDeps) {
         const listed = new Set<string>();
         for await (const doc of store.readDocuments(input.previousRunId)) {
           beat();
-          if (!PAGE_KINDS.has(doc.kind)) continue;
+          // A page already gone last run (404/410) is not removed again.
+          if (!PAGE_KINDS.has(doc.kind) || isGone(doc)) continue;
           const key = urlKey(doc.url);
           if (present.has(key) || listed.has(key)) continue;
           listed.add(key);
