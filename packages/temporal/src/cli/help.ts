@@ -34,6 +34,7 @@ export const HELP = `webdata: durable web data pipelines on Temporal
   webdata webhooks --port N           run the webhook receiver (signals runs when jobs end)
   webdata export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...]
   webdata changes <series> [--diff]   what the latest run of a series (a schedule) found changed
+  webdata parse <file>... [options]   parse PDF, DOCX, HTML and text files into the store (parseDocuments)
 
 \`webdata <command> --help\` shows a command's options.
 
@@ -126,4 +127,21 @@ What the latest completed run of a series found changed since the run before it:
 new, changed, unchanged and removed pages, their URLs and, with --diff, a unified diff of each
 changed page. A schedule's series is its id (input.changes.series names another). --run picks
 another run of the series. The store is --store, else WEBDATA_STORE, else .data/store.`,
+  parse: `usage: webdata parse <file>... [--budget N] [--concurrency N] [--attempts N] [--formats LIST]
+                     [--run-id ID] [--task-queue Q] [--workflow-id ID] [--json] [--no-wait]
+
+Starts a parseDocuments run: each file (PDF, DOCX, HTML, text; at most 50 MB) is uploaded to
+POST /v2/parse by the worker and stored as a document (kind parse) under the run; a file that
+still fails after its retries is stored as a failure with its error, and the others go on.
+Relative paths are made absolute here: the worker must see the same files.
+  --budget N       credits the run may spend: no file is started whose cost would pass it
+  --concurrency N  files parsed at the same time (default 2)
+  --attempts N     attempts per file on transient failures (429, 5xx, network; default 4)
+  --formats LIST   parse formats, e.g. markdown,html (default markdown)
+  --run-id ID      store run id (default the workflow id)
+  --task-queue Q   worker task queue (default webdata)
+  --workflow-id ID workflow id (default webdata-parse-<timestamp>)
+Exit code 1 when no file was parsed.
+
+${CONNECTION}`,
 };
