@@ -78,14 +78,20 @@ the command says how it ended and exits 0 (nothing to cancel).
 ${CONNECTION}`,
 
   schedule: `usage: webdata schedule create <id> <url> (--cron "0 3 * * *" | --every 6h) [--overlap POLICY] [--paused] [run options]
-       webdata schedule list | pause <id> | unpause <id> | delete <id>
+       webdata schedule list | trigger <id> | pause <id> | unpause <id> | delete <id>
 
-Recurring runs over Temporal Schedules.
+Recurring runs over Temporal Schedules. Each run reports what changed since the schedule's
+previous completed run (new, changed, unchanged, removed pages; \`webdata changes <id>\`) and
+stores only new and changed pages.
   --cron EXPR      five-field cron expression, e.g. "0 3 * * *" (03:00 UTC daily)
   --every DURATION interval: 30m, 6h, 1d, "90 seconds"
   --overlap POLICY when a run is still going: skip (default), buffer_one, buffer_all,
                    cancel_other, terminate_other, allow_all
   --paused         create it paused
+  --changes-webhook URL   POST each run's change summary here, signed with the worker's
+                   WEBDATA_CHANGES_WEBHOOK_SECRET (header x-webdata-signature: sha256=<hex>)
+  --no-changes     plain runs: no comparison, every page stored
+  trigger <id>     start one run now and print its workflow id
 Run options (see \`webdata run --help\`): --input, --mode, --include, --exclude, --search, --limit,
 --crawl-limit, --depth, --budget, --monthly-cap, --skip, --interact-*, --webhook-url, --task-queue.
 
