@@ -142,6 +142,18 @@ test('robotsBlocked: out-of-scope and non-included disallowed links are listed, 
   assert.deepEqual(got.blocked, [`${A}/private/scope`]);
 });
 
+test('a start URL that redirects: the disallowed links of the page it landed on are in robotsBlocked, though none of its links is crawled', async () => {
+  const got = await run({
+    robots: ROBOTS,
+    pages: {
+      [`${A}/start`]: { redirect: `${A}/docs/` },
+      [`${A}/docs/`]: { links: [`${A}/docs/a`, `${A}/private/notes`] },
+    },
+  }, `${A}/start`);
+  assert.deepEqual(got.visited, [`${A}/start`]);
+  assert.deepEqual(got.blocked, [`${A}/private/notes`]);
+});
+
 test('robotsBlocked lists disallowed sitemap URLs', async () => {
   const got = await run({ robots: ROBOTS, pages: { [`${A}/`]: {} }, sitemap: [`${A}/private/s`, `${A}/s`] }, `${A}/`);
   assert.deepEqual(got.visited, [`${A}/`, `${A}/s`]);
