@@ -2,11 +2,13 @@
 // `npm run test:compat`: the package against the open-source server of the same API.
 // Builds it once with ../shared/firecrawl-oss/build.sh into a cache folder outside the clone
 // (reused when present), starts it on free loopback ports, runs test/compat/*.compat.ts against
-// it, and stops everything it started, also on failure or Ctrl-C.
+// it, and stops everything it started, also on failure or Ctrl-C (the server's logs are kept
+// when a test failed). The tests: test/compat/oss.compat.ts (the package's stages against the
+// server) and test/compat/crawl-differential.compat.ts (22 crawl option combinations crawled by
+// both servers on a generated site: about 190 pages, each rendered by that server in Chromium,
+// 2 to 5 minutes on 2 cores depending on what else runs).
 //   FIRECRAWL_OSS_DIR     the fixture folder (default ../shared/firecrawl-oss next to the repo)
 //   FIRECRAWL_OSS_BUILD   the build folder (default ~/.cache/webdata-temporal/firecrawl-oss-0fac8fb)
-//   --crawl-differential  also the crawl differential test (22 option combinations crawled by
-//                         both servers; tens of minutes on 2 cores: `npm run test:compat:crawl`)
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -33,7 +35,7 @@ function freePort() {
 }
 
 let started = false;
-function stop() {
+function stop(keepLogs = false) {
   if (!started) return;
   started = false;
   try {
@@ -41,7 +43,8 @@ function stop() {
   } catch (err) {
     console.error(`test:compat: stop.sh failed: ${err.message}`);
   }
-  rmSync(run, { recursive: true, force: true });
+  if (keepLogs) console.error(`test:compat: the server's logs are in ${run} (api.log, worker.log, playwright.log)`);
+  else rmSync(run, { recursive: true, force: true });
 }
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { stop(); process.exit(130); });
 
@@ -60,12 +63,11 @@ try {
   console.log(`test:compat: server up in ${secs(t1)} on http://127.0.0.1:${ports.FC_PORT}`);
   const tests = spawn(process.execPath, [
     '--conditions=webdata-source', '--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec',
-    'test/compat/oss.compat.ts',
-    ...(process.argv.includes('--crawl-differential') ? ['test/compat/crawl-differential.compat.ts'] : []),
+    'test/compat/oss.compat.ts', 'test/compat/crawl-differential.compat.ts',
   ], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, WEBDATA_OSS_URL: `http://127.0.0.1:${ports.FC_PORT}` } });
   code = await new Promise((ok) => tests.on('exit', (c, signal) => ok(c ?? (signal ? 1 : 0))));
 } finally {
-  stop();
+  stop(code !== 0);
 }
 console.log(`test:compat: ${code === 0 ? 'passed' : 'FAILED'} in ${secs(t0)}`);
 process.exit(code);
