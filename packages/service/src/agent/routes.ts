@@ -70,6 +70,16 @@ export function registerAgentRoutes(router: Router, ctx: ServiceContext): void {
   });
 
   const expiresAt = (job: AgentJob) => new Date((job.completedAt ?? ctx.now()) + ctx.config.jobTtlMs).toISOString();
+  /** GET /v2/agent/:id and GET /v2/extract/:id answer the same status shape. */
+  const statusBody = (job: AgentJob): AgentStatusResponse => ({
+    success: job.status !== 'failed',
+    status: job.status,
+    ...(job.data !== undefined ? { data: job.data } : {}),
+    ...(job.error !== undefined ? { error: job.error } : {}),
+    ...(job.sources ? { sources: job.sources } : {}),
+    creditsUsed: job.creditsUsed,
+    expiresAt: expiresAt(job),
+  });
   const find = (req: RouteRequest, kind: AgentJob['kind']): AgentJob => {
     const id = assertJobId(req.params.id);
     const job = jobs.get(id);
@@ -187,17 +197,7 @@ ${schemaText(body.schema)}${body.strictConstrainToURLs ? `\nOnly these URLs may 
 
   router.add('GET', '/v2/agent/:id', (req): RouteResponse<AgentStatusResponse> => {
     const job = find(req, 'agent');
-    return {
-      body: {
-        success: job.status !== 'failed',
-        status: job.status,
-        ...(job.data !== undefined ? { data: job.data } : {}),
-        ...(job.error !== undefined ? { error: job.error } : {}),
-        ...(job.sources ? { sources: job.sources } : {}),
-        creditsUsed: job.creditsUsed,
-        expiresAt: expiresAt(job),
-      },
-    };
+    return { body: statusBody(job) };
   }, { group: 'extract' });
 
   router.add('DELETE', '/v2/agent/:id', (req): RouteResponse<AgentCancelResponse> => {
@@ -254,18 +254,7 @@ ${schemaText(body.schema)} Use only facts found in the pages; use null for what 
 
   router.add('GET', '/v2/extract/:id', (req): RouteResponse<ExtractResponse> => {
     const job = find(req, 'extract');
-    return {
-      body: {
-        success: job.status !== 'failed',
-        status: job.status,
-        ...(job.data !== undefined ? { data: job.data } : {}),
-        ...(job.error !== undefined ? { error: job.error } : {}),
-        ...(job.sources ? { sources: job.sources } : {}),
-        ...(job.warning ? { warning: job.warning } : {}),
-        creditsUsed: job.creditsUsed,
-        expiresAt: expiresAt(job),
-      },
-    };
+    return { body: { ...statusBody(job), ...(job.warning ? { warning: job.warning } : {}) } };
   }, { group: 'extract' });
 
   // ---- token usage ------------------------------------------------------------------------
