@@ -11,7 +11,8 @@
 //   FIRECRAWL_OSS_BUILD   the build folder (default ~/.cache/webdata-temporal/firecrawl-oss-0fac8fb)
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +33,19 @@ function freePort() {
     server.once('error', fail);
     server.listen(0, '127.0.0.1', () => { const { port } = server.address(); server.close(() => ok(port)); });
   });
+}
+
+const START_WAIT_S = 300;
+async function waitForPort(port, name) {
+  for (const deadline = Date.now() + START_WAIT_S * 1000; Date.now() < deadline; await sleep(500)) {
+    const open = await new Promise((ok) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => { socket.destroy(); ok(true); });
+      socket.once('error', () => ok(false));
+    });
+    if (open) return;
+  }
+  throw new Error(`the open-source server's ${name} did not open port ${port} within ${START_WAIT_S} s more; see ${join(run, `${name}.log`)}`);
 }
 
 let started = false;
@@ -59,7 +73,16 @@ let code = 1;
 try {
   const t1 = Date.now();
   started = true;
-  execFileSync('bash', [join(fixture, 'start.sh'), build, run], { stdio: 'inherit', env });
+  try {
+    execFileSync('bash', [join(fixture, 'start.sh'), build, run], { stdio: 'inherit', env });
+  } catch (err) {
+    // start.sh waits 60 s per port; on a busy machine the API's first start takes longer. Its
+    // processes keep running: once the API and worker were started, wait longer for their ports.
+    if (!existsSync(join(run, 'api.pid')) || !existsSync(join(run, 'worker.pid'))) throw err;
+    console.log(`test:compat: start.sh stopped waiting after ${secs(t1)}; waiting up to ${START_WAIT_S} s more for the API and worker ports`);
+    await waitForPort(ports.FC_PORT, 'api');
+    await waitForPort(ports.FC_WORKER_PORT, 'worker');
+  }
   console.log(`test:compat: server up in ${secs(t1)} on http://127.0.0.1:${ports.FC_PORT}`);
   const tests = spawn(process.execPath, [
     '--conditions=webdata-source', '--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec',
