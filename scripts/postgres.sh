@@ -113,16 +113,28 @@ start() {
     port="$(cat "$PORT_FILE")"
     say "already running on 127.0.0.1:$port"
   else
-    port="$(pick_port)"
-    if port_in_use "$port"; then die "port $port on 127.0.0.1 is in use by another program; set WEBDATA_PG_PORT"; fi
-    echo "$port" > "$PORT_FILE"
-    say "starting on 127.0.0.1:$port (log: $LOG)"
-    # 9>&-: the server must not inherit (and so hold forever) the lock taken below.
-    if ! as_pg "$BIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 start \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $SOCK -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100" >&2 9>&-; then
+    local attempt
+    for attempt in 1 2 3 4 5; do
+      port="$(pick_port)"
+      if port_in_use "$port"; then die "port $port on 127.0.0.1 is in use by another program; set WEBDATA_PG_PORT"; fi
+      echo "$port" > "$PORT_FILE"
+      say "starting on 127.0.0.1:$port (log: $LOG)"
+      local mark
+      mark=$(wc -l < "$LOG" 2>/dev/null || echo 0)
+      # 9>&-: the server must not inherit (and so hold forever) the lock taken below.
+      if as_pg "$BIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 start \
+          -o "-c listen_addresses=127.0.0.1 -p $port -k $SOCK -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100" >&2 9>&-; then
+        break
+      fi
+      # Another server (another clone's, another user's) bound the port between the check and
+      # the start: take the next free one, unless the port was asked for.
+      if [[ -z "${WEBDATA_PG_PORT:-}" && $attempt -lt 5 ]] && tail -n "+$((mark + 1))" "$LOG" 2>/dev/null | grep -q "Address already in use"; then
+        say "port $port was taken meanwhile; trying another"
+        continue
+      fi
       tail -n 20 "$LOG" >&2 || true
       die "pg_ctl start failed (see $LOG)"
-    fi
+    done
   fi
   local psql="$BIN/psql"
   [[ -x "$psql" ]] || psql="psql"
