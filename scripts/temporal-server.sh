@@ -72,24 +72,25 @@ build() {
   local go
   go="$(find_go)" || die "go is not installed (scripts/setup.sh installs it)"
   mkdir -p "$SERVER_DIR"
-  # One build at a time: parallel callers wait for it.
-  exec 8>"$SERVER_DIR/.build.lock"
-  flock -w 3600 8 || die "timed out waiting for $SERVER_DIR/.build.lock"
-  if [[ -x "$SERVER_BIN" && -x "$SQL_TOOL" ]]; then return 0; fi
-  local started tmp
-  started=$(date +%s)
-  tmp="$(mktemp -d "$SERVER_DIR/.build.XXXXXX")"
-  say "building $SERVER_MODULE $SERVER_VERSION (cmd/server, cmd/tools/sql) with $("$go" version | awk '{print $3}') into $BIN_DIR (once; takes minutes)"
-  if ! GOBIN="$tmp" GOFLAGS="${GOFLAGS:--buildvcs=false}" "$go" install \
-      "$SERVER_MODULE/cmd/server@$SERVER_VERSION" "$SERVER_MODULE/cmd/tools/sql@$SERVER_VERSION" >&2; then
+  # One build at a time: parallel callers wait for it. The lock lives in a subshell, so no
+  # process started later (PostgreSQL, the server) inherits it.
+  (
+    flock -w 3600 8 || die "timed out waiting for $SERVER_DIR/.build.lock"
+    if [[ -x "$SERVER_BIN" && -x "$SQL_TOOL" ]]; then exit 0; fi
+    started=$(date +%s)
+    tmp="$(mktemp -d "$SERVER_DIR/.build.XXXXXX")"
+    say "building $SERVER_MODULE $SERVER_VERSION (cmd/server, cmd/tools/sql) with $("$go" version | awk '{print $3}') into $BIN_DIR (once; takes minutes)"
+    if ! GOBIN="$tmp" GOFLAGS="${GOFLAGS:--buildvcs=false}" "$go" install \
+        "$SERVER_MODULE/cmd/server@$SERVER_VERSION" "$SERVER_MODULE/cmd/tools/sql@$SERVER_VERSION" >&2 8>&-; then
+      rm -rf "$tmp"
+      die "go install failed"
+    fi
+    mkdir -p "$BIN_DIR"
+    mv "$tmp/sql" "$SQL_TOOL"
+    mv "$tmp/server" "$SERVER_BIN"
     rm -rf "$tmp"
-    die "go install failed"
-  fi
-  mkdir -p "$BIN_DIR"
-  mv "$tmp/sql" "$SQL_TOOL"
-  mv "$tmp/server" "$SERVER_BIN"
-  rm -rf "$tmp"
-  say "built in $(( $(date +%s) - started ))s: $SERVER_BIN, $SQL_TOOL"
+    say "built in $(( $(date +%s) - started ))s: $SERVER_BIN, $SQL_TOOL"
+  ) 8>"$SERVER_DIR/.build.lock"
 }
 
 # --- start / stop ---------------------------------------------------------------------------
