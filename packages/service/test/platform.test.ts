@@ -391,7 +391,8 @@ describe('config files', () => {
     const result = spawnSync(process.execPath, ['packages/service/bin/webdata-service.js', '--port', '0'], {
       env: { ...process.env, WEBDATA_SERVICE_CONFIG: path },
       encoding: 'utf8',
-      timeout: 30_000,
+      // Only catches a bin that never exits: a loaded machine takes tens of seconds to load it.
+      timeout: 180_000,
     });
     assert.equal(result.status, 2, result.stderr);
     assert.match(result.stderr, /invalid config .*bin-bad\.json/);

@@ -42,7 +42,8 @@ export async function launchChromiumProcess(opts: LaunchOptions): Promise<Chromi
     else child.once('exit', () => resolve());
   });
   try {
-    const wsEndpoint = await waitForEndpoint(child, opts.startTimeoutMs ?? 20_000);
+    // Generous: a busy machine can take tens of seconds to start Chromium; one that never starts fails here.
+    const wsEndpoint = await waitForEndpoint(child, opts.startTimeoutMs ?? 60_000);
     const port = Number(new URL(wsEndpoint).port);
     let killing: Promise<void> | undefined;
     return {

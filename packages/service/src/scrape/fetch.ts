@@ -49,6 +49,11 @@ function decode(body: Buffer, encoding: string | undefined): Buffer {
   }
 }
 
+function isResetSocket(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
+}
+
 export class PageFetcher {
   private readonly agents = new Map<boolean, Agent>();
 
@@ -70,11 +75,17 @@ export class PageFetcher {
     let current = url;
     for (let hop = 0; ; hop++) {
       checkDestination(current, this.options.allowNonLoopback);
-      const res = await request(current, {
+      const send = () => request(current, {
         method: 'GET',
         headers: init.headers,
         dispatcher: this.agent(init.skipTlsVerification),
         signal: init.signal,
+      });
+      // A kept-alive socket the site closed just as it was reused (its idle timer fired first,
+      // e.g. on a busy machine): a GET is safe to send once more, on a new connection.
+      const res = await send().catch((err: unknown) => {
+        if (!isResetSocket(err) || init.signal?.aborted) throw err;
+        return send();
       });
       const headers = flatten(res.headers);
       if (res.statusCode >= 300 && res.statusCode < 400 && res.statusCode !== 304 && headers.location) {
