@@ -127,7 +127,14 @@ const normalize = (raw: string): string => {
 };
 
 async function json(url: string, init?: RequestInit): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}`, ...(init?.headers ?? {}) } });
+  const send = () => fetch(url, { ...init, headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}`, ...(init?.headers ?? {}) } });
+  // A kept-alive socket the server closed while this busy process had not yet reused it: the
+  // request never reached the server (it was idle), so it is sent once more on a new socket.
+  const res = await send().catch((err: unknown) => {
+    const code = (err as { cause?: { code?: unknown } }).cause?.code;
+    if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw err;
+    return send();
+  });
   const text = await res.text();
   let body: Record<string, unknown> = {};
   try {
