@@ -1,7 +1,8 @@
 // Starts a real Temporal dev server (`temporal server start-dev`) for a test file.
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { freeLoopbackPort, resolveTemporalCli } from '../../packages/temporal/src/devserver/index.js';
+import { resolveTemporalCli } from '../../packages/temporal/src/devserver/index.js';
+import { createLocalTestEnvironment } from '../../packages/temporal/src/devserver/local-env.js';
 import { SEARCH_ATTRIBUTES } from '../../packages/temporal/src/search-attributes.js';
 
 let runtimeInstalled = false;
@@ -17,14 +18,14 @@ export function quietTemporalLogs(): void {
 export async function startTestTemporal(options: { ui?: boolean; dbFilename?: string } = {}): Promise<TestWorkflowEnvironment> {
   quietTemporalLogs();
   const cli = await resolveTemporalCli();
-  return TestWorkflowEnvironment.createLocal({
+  return createLocalTestEnvironment({
+    httpPort: 'free',
     server: {
       executable: cli.executable,
       ip: '127.0.0.1',
       searchAttributes: SEARCH_ATTRIBUTES,
       ui: options.ui ?? false,
       dbFilename: options.dbFilename,
-      extraArgs: ['--http-port', String(await freeLoopbackPort())],
       log: { format: 'pretty', level: 'error' },
     },
   });

@@ -5,10 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { WebDataClient } from 'webdata-client';
-import { freeLoopbackPort, resolveTemporalCli } from '../devserver/index.js';
+import { resolveTemporalCli } from '../devserver/index.js';
+import { createLocalTestEnvironment } from '../devserver/local-env.js';
 import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
 import { createStore } from 'webdata-storage';
 import type { DocumentStore } from 'webdata-storage';
@@ -99,7 +100,8 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
   try {
     const cli = await resolveTemporalCli({ log });
     const ui = options.ui ?? true;
-    const env = await TestWorkflowEnvironment.createLocal({
+    const env = await createLocalTestEnvironment({
+      httpPort: 'free',
       server: {
         executable: cli.executable,
         ip: '127.0.0.1',
@@ -108,7 +110,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
         uiPort: ui ? options.uiPort : undefined,
         dbFilename: options.dbFilename,
         searchAttributes: SEARCH_ATTRIBUTES,
-        extraArgs: ['--http-port', String(await freeLoopbackPort()), ...(options.temporalArgs ?? [])],
+        extraArgs: [...(options.temporalArgs ?? [])],
         log: { format: 'pretty', level: 'error' },
       },
     });
