@@ -201,6 +201,42 @@ describe('options', () => {
     }
   });
 
+  test('close() waits for a signal still in flight after its delivery was answered 202', async () => {
+    // The signal settles only when the test says so: the order below holds by construction.
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => { release = r; });
+    let settled = false;
+    const slowClient = {
+      workflow: { getHandle: () => ({ signal: async () => { await gate; settled = true; } }) },
+    } as unknown as Client;
+    const slow = await startWebhookServer({ client: slowClient, secret: SECRET, signalWaitMs: 50 });
+    const body = payload();
+    const answered = await deliver(body, signed(body), slow.url);
+    assert.equal(answered.status, 202);
+    assert.equal(answered.body.reason, 'signal still in flight');
+    let closed = false;
+    const closing = slow.close(60_000).then(() => { closed = true; });
+    // The HTTP server stops at once; close() itself must still be waiting for the signal.
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(closed, false, 'close() resolved before the in-flight signal settled');
+    release();
+    await closing;
+    assert.equal(settled, true);
+  });
+
+  test('close() gives up on a signal that never settles after drainMs and says so', async () => {
+    const lines: string[] = [];
+    const stuckClient = {
+      workflow: { getHandle: () => ({ signal: () => new Promise<void>(() => {}) }) },
+    } as unknown as Client;
+    const stuck = await startWebhookServer({ client: stuckClient, secret: SECRET, signalWaitMs: 20, log: (l) => lines.push(l) });
+    const body = payload();
+    assert.equal((await deliver(body, signed(body), stuck.url)).status, 202);
+    await stuck.close(200);
+    assert.deepEqual(lines, ['webhook receiver: closed with 1 signal(s) still in flight']);
+  });
+
   test('with a secret, nothing is logged at start-up', async () => {
     const lines: string[] = [];
     const closed = await startWebhookServer({ client: fakeClient, secret: SECRET, log: (line) => lines.push(line) });

@@ -69,7 +69,15 @@ function isJobDelivery(p: Delivery): p is JobDelivery {
   return JOB_KIND.test(p.type);
 }
 
-export type WebhookRequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+export interface WebhookRequestHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Resolves when every signal still in flight (deliveries already answered 202) has settled,
+   * or after `timeoutMs` (default 10 s); returns how many were still unsettled then. Call it
+   * before closing the Temporal connection, or those signals fail on the closed connection.
+   */
+  drain(timeoutMs?: number): Promise<number>;
+}
 
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookRequestHandler {
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
@@ -79,6 +87,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
   const headerNames = (options.signatureHeaders ?? DEFAULT_SIGNATURE_HEADERS).map((h) => h.toLowerCase());
   if (headerNames.length === 0) throw new Error('webhook receiver: signatureHeaders must name at least one header');
   const secret = options.secret || undefined;
+  /** Signals whose delivery was already answered (they outlived `signalWaitMs`). */
+  const inFlight = new Set<Promise<unknown>>();
   if (!secret) {
     (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(
       'webhook receiver: no secret configured, deliveries are UNAUTHENTICATED; they are accepted only as hints that wake workflows (each workflow\'s poll stays the record)',
@@ -102,7 +112,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
     return found;
   }
 
-  return (req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'POST') return answer(res, { status: 405, outcome: 'rejected', reason: 'method must be POST' });
     const type = String(req.headers['content-type'] ?? '');
     if (!/^application\/json\b/i.test(type)) {
@@ -133,6 +143,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
       void handleBody(Buffer.concat(chunks), req, res);
     });
   };
+
+  async function drain(timeoutMs = 10_000): Promise<number> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((r) => { timer = setTimeout(r, timeoutMs); });
+    // Signals answered while draining join the set; loop until it is empty or time is up.
+    let expired = false;
+    void deadline.then(() => { expired = true; });
+    while (inFlight.size > 0 && !expired) await Promise.race([Promise.allSettled([...inFlight]), deadline]);
+    clearTimeout(timer);
+    return inFlight.size;
+  }
+
+  return Object.assign(handler, { drain });
 
   async function handleBody(raw: Buffer, req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (secret) {
@@ -179,7 +202,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
     try {
       const result = await Promise.race([signal.then(() => 'ok' as const), timedOut]);
       if (result === 'timeout') {
-        signal.catch((err: unknown) => log(`webhook signal to ${workflowId} failed late: ${String(err)}`));
+        const late = signal.catch((err: unknown) => log(`webhook signal to ${workflowId} failed late: ${String(err)}`))
+          .finally(() => inFlight.delete(late));
+        inFlight.add(late);
         return answer(res, { ...base, deliveryKey: key, status: 202, outcome: 'signalled', reason: 'signal still in flight' });
       }
       return answer(res, { ...base, deliveryKey: key, status: 200, outcome: 'signalled', reason: 'signalled' });

@@ -4,7 +4,11 @@ import { createWebhookHandler, type WebhookHandlerOptions } from './handler.js';
 
 export interface WebhookServer {
   url: string;
-  close(): Promise<void>;
+  /**
+   * Stops accepting deliveries, then waits (up to `drainMs`, default 10 s) for signals of
+   * deliveries already answered, so the caller can close its Temporal connection after it.
+   */
+  close(drainMs?: number): Promise<void>;
 }
 
 /** A standalone receiver on `host:port` (default 127.0.0.1, a free port); the path is `/webhooks`. */
@@ -27,9 +31,13 @@ export async function startWebhookServer(options: WebhookHandlerOptions & { port
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}/webhooks`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: async (drainMs?: number) => {
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+      const unsettled = await handler.drain(drainMs);
+      if (unsettled > 0) options.log?.(`webhook receiver: closed with ${unsettled} signal(s) still in flight`);
+    },
   };
 }
