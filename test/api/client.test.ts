@@ -13,7 +13,8 @@ let client: WebDataClient;
 
 before(async () => {
   await server.start();
-  client = new WebDataClient({ apiKey: API_KEY, baseUrl: server.base, timeoutMs: 5_000 });
+  // One client for every canned answer: the 429s of one test must not hold the next test's calls.
+  client = new WebDataClient({ apiKey: API_KEY, baseUrl: server.base, timeoutMs: 5_000, holdOnRetryAfter: false });
 });
 after(async () => {
   await client.close();

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import assert from 'node:assert/strict';
-import { parseRetryAfterHeader, parseRetryAfterText, retryAfterMs } from '../../packages/client/src/index.js';
+import { parseRetryAfterHeader, parseRetryAfterText, retryAfterMs, WebDataApiError, WebDataClient } from '../../packages/client/src/index.js';
 
 test('header: seconds, decimals, HTTP date, past date, garbage', () => {
   const now = Date.parse('2030-01-01T00:00:00Z');
@@ -26,4 +28,72 @@ test('the header wins over the text', () => {
   assert.equal(retryAfterMs('2', 'retry after 25s'), 2000);
   assert.equal(retryAfterMs(undefined, 'retry after 25s'), 25_000);
   assert.equal(retryAfterMs('garbage', 'retry after 25s'), 25_000);
+});
+
+// The client holds every call after a 429 with Retry-After, not only the one that got it: a
+// worker's activities share one client (a job follower and a status poll read the same job).
+const ID_A = '0190c0de-0000-7000-8000-00000000000a';
+const ID_B = '0190c0de-0000-7000-8000-00000000000b';
+
+async function limitedServer(retryAfter: string) {
+  const arrivals: Array<{ path: string; at: number }> = [];
+  let answered429At = 0;
+  const server = createServer((req, res) => {
+    arrivals.push({ path: req.url ?? '', at: Date.now() });
+    if (arrivals.length === 1) {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter });
+      res.end(JSON.stringify({ success: false, error: 'Rate limit exceeded' }), () => { answered429At = Date.now(); });
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ success: true, status: 'scraping', total: 0, completed: 0, creditsUsed: 0, expiresAt: new Date().toISOString(), data: [] }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, arrivals, answeredAt: () => answered429At, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+test('after a 429 with Retry-After 1, the next call of the same client is sent only once it passed', async () => {
+  const site = await limitedServer('1');
+  const client = new WebDataClient({ apiKey: 'k', baseUrl: site.url });
+  try {
+    await assert.rejects(client.getCrawlStatus(ID_A), (e: unknown) => e instanceof WebDataApiError && e.kind === 'rate_limited' && e.retryAfterMs === 1000);
+    const status = await client.getCrawlStatus(ID_B); // another reader: waits, then is sent
+    assert.equal(status.status, 'scraping');
+    assert.equal(site.arrivals.length, 2);
+    assert.ok(site.arrivals[1].at - site.answeredAt() >= 1000, `sent ${site.arrivals[1].at - site.answeredAt()} ms after the 429`);
+  } finally {
+    await client.close();
+    await site.close();
+  }
+});
+
+test('a Retry-After longer than maxHoldMs fails the next call at once, unsent, with the time left', async () => {
+  const site = await limitedServer('120');
+  const client = new WebDataClient({ apiKey: 'k', baseUrl: site.url, maxHoldMs: 5_000 });
+  try {
+    await assert.rejects(client.getCrawlStatus(ID_A), (e: unknown) => e instanceof WebDataApiError && e.retryAfterMs === 120_000);
+    await assert.rejects(client.getCrawlStatus(ID_B), (e: unknown) =>
+      e instanceof WebDataApiError && e.kind === 'rate_limited' && e.code === 'RETRY_AFTER_PENDING' && e.retryable
+      && e.retryAfterMs !== undefined && e.retryAfterMs > 100_000 && e.retryAfterMs <= 120_000);
+    assert.equal(site.arrivals.length, 1, 'the held call reached the server');
+  } finally {
+    await client.close();
+    await site.close();
+  }
+});
+
+test('two readers of one job at once: the second is sent after the first got its 429, and waits out Retry-After', async () => {
+  const site = await limitedServer('1');
+  const client = new WebDataClient({ apiKey: 'k', baseUrl: site.url });
+  try {
+    const [first, second] = await Promise.allSettled([client.getCrawlStatus(ID_A), client.getCrawlStatus(ID_A, { skip: 100 })]);
+    assert.equal(first.status, 'rejected');
+    assert.equal(second.status, 'fulfilled');
+    assert.equal(site.arrivals.length, 2);
+    assert.ok(site.arrivals[1].at - site.answeredAt() >= 1000, `the second read arrived ${site.arrivals[1].at - site.answeredAt()} ms after the 429`);
+  } finally {
+    await client.close();
+    await site.close();
+  }
 });

@@ -91,6 +91,14 @@ export interface WebDataClientOptions {
    * Retry-After asked for. For metrics and traces (the worker wires it); never sees the API key.
    */
   observer?: RequestObserver;
+  /**
+   * After a 429 or 503 with Retry-After, every call of this client waits until that time before
+   * it is sent, up to this long (default 30 s); a longer wait fails the call at once as
+   * `rate_limited` with `retryAfterMs` (code RETRY_AFTER_PENDING), for the caller's retry policy.
+   */
+  maxHoldMs?: number;
+  /** false: a Retry-After concerns only the call that got it (the caller paces itself). Default true. */
+  holdOnRetryAfter?: boolean;
 }
 
 /** Last optional argument of every method. */

@@ -2,11 +2,14 @@
 // abort, JSON in and out, and classification of every failure into WebDataApiError.
 // No retries here: retries belong to Temporal (ARCHITECTURE principle 2).
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import { WebDataApiError, httpError } from './errors.js';
 import { redactString } from './redact.js';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** The longest Retry-After a call waits out in place before it is sent. */
+export const DEFAULT_MAX_HOLD_MS = 30_000;
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -40,6 +43,10 @@ export interface HttpTransportOptions {
   userAgent?: string;
   /** Sees every request and its outcome (metrics, traces); never the API key or the URL's query. */
   observer?: RequestObserver;
+  /** A pending Retry-After up to this long is waited out before a call is sent; longer fails it at once. Default 30 s. */
+  maxHoldMs?: number;
+  /** false: a Retry-After concerns only the call that got it (the caller paces itself). Default true. */
+  holdOnRetryAfter?: boolean;
 }
 
 /** One request as an observer sees it: the route has ids replaced by `{id}` (`GET /v2/crawl/{id}`). */
@@ -102,6 +109,16 @@ export class HttpTransport {
   private readonly ownsDispatcher: boolean;
   private readonly userAgent: string;
   private readonly observer: RequestObserver | undefined;
+  private readonly maxHoldMs: number;
+  private readonly holdOnRetryAfter: boolean;
+  /**
+   * Until when the service asked this client to wait (Retry-After of a 429 or 503). Every call
+   * of the client waits for it, not only the one that got the answer: a worker's activities
+   * share one client, and a second reader of the same job must not ask again before then.
+   */
+  private holdUntil = 0;
+  /** GETs of one path in flight, chained: see `attempt`. */
+  private readonly lanes = new Map<string, Promise<void>>();
 
   constructor(options: HttpTransportOptions) {
     this.apiKey = options.apiKey;
@@ -113,6 +130,8 @@ export class HttpTransport {
     this.ownsDispatcher = options.dispatcher === undefined;
     this.userAgent = options.userAgent ?? 'webdata-temporal';
     this.observer = options.observer;
+    this.maxHoldMs = options.maxHoldMs ?? DEFAULT_MAX_HOLD_MS;
+    this.holdOnRetryAfter = options.holdOnRetryAfter ?? true;
   }
 
   /** Resolves `/v2/...` below the base URL, keeping a path prefix of the base if any. */
@@ -146,9 +165,58 @@ export class HttpTransport {
     }
   }
 
+  /**
+   * Waits out a pending Retry-After. A wait longer than maxHoldMs is not done in place: the call
+   * fails at once as rate limited with the time left, and the caller's retry policy waits.
+   */
+  private async holdForRetryAfter(call: HttpCall, requestId: string): Promise<void> {
+    const left = this.holdUntil - Date.now();
+    if (left <= 0) return;
+    if (left > this.maxHoldMs) {
+      throw new WebDataApiError({
+        kind: 'rate_limited',
+        code: 'RETRY_AFTER_PENDING',
+        retryable: true,
+        retryAfterMs: left,
+        requestId,
+        jobId: call.jobId,
+        message: `${call.what} not sent: the service asked to wait ${Math.ceil(left / 1000)} s more (Retry-After)`,
+      });
+    }
+    try {
+      await delay(left, undefined, call.signal ? { signal: call.signal } : undefined);
+    } catch (err) {
+      throw this.transportError(err, call, requestId, AbortSignal.timeout(call.timeoutMs ?? this.timeoutMs));
+    }
+  }
+
+  /**
+   * GETs of the same path (one job's status, read by its follower and its poll) go one at a
+   * time: a second reader is sent only after the first's answer was read, so a 429's
+   * Retry-After always holds it. Without this, a read sent while the 429 was on the wire could
+   * arrive just after it. Other requests are not chained.
+   */
   private async attempt(call: HttpCall): Promise<HttpResult> {
+    if (call.method !== 'GET') return this.send(call);
+    const key = this.resolve(call.target).pathname;
+    const before = this.lanes.get(key);
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => { release = resolve; });
+    const tail = before ? before.then(() => mine) : mine;
+    this.lanes.set(key, tail);
+    try {
+      if (before) await before;
+      return await this.send(call);
+    } finally {
+      release();
+      if (this.lanes.get(key) === tail) this.lanes.delete(key);
+    }
+  }
+
+  private async send(call: HttpCall): Promise<HttpResult> {
     const url = this.resolve(call.target, call.query);
     const requestId = randomUUID();
+    await this.holdForRetryAfter(call, requestId);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.apiKey}`,
       accept: 'application/json',
@@ -182,7 +250,7 @@ export class HttpTransport {
     const finalRequestId = serverRequestId ?? requestId;
     const body = parseBody(text);
     if (status < 200 || status >= 300) {
-      throw httpError({
+      const error = httpError({
         status,
         body: body.ok ? body.value : undefined,
         bodyNotJson: !body.ok,
@@ -194,6 +262,10 @@ export class HttpTransport {
         apiKey: this.apiKey,
         what: call.what,
       });
+      if (this.holdOnRetryAfter && (status === 429 || status === 503) && error.retryAfterMs !== undefined) {
+        this.holdUntil = Math.max(this.holdUntil, Date.now() + error.retryAfterMs);
+      }
+      throw error;
     }
     if (!body.ok) {
       // A 2xx that is not JSON is a proxy or deployment glitch, worth another attempt.
