@@ -80,13 +80,15 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'webdata-compat-'));
   env = await startTestTemporal();
   site = await startDemoSite({ host: SITE_HOST, pages: 36 });
-  api = new WebDataClient({ apiKey: 'compat-key', baseUrl: OSS_URL });
+  // That server scrapes each page in a fresh Chromium context: on a busy 2-core machine one
+  // scrape took over 60 s (the client's default deadline), so the deadline here is generous.
+  api = new WebDataClient({ apiKey: 'compat-key', baseUrl: OSS_URL, timeoutMs: 300_000 });
   store = new FilesystemStore({ root: join(dir, 'store') });
   // That server signs nothing: no secret, deliveries are hints that wake the workflow.
   webhook = await startWebhookServer({ client: env.client, host: SITE_HOST, onDecision: (d) => decisions.push(d) });
   const recording = await startRecordingProxy(OSS_URL);
   proxy = recording.server;
-  const workerApi = new WebDataClient({ apiKey: 'compat-key', baseUrl: recording.url });
+  const workerApi = new WebDataClient({ apiKey: 'compat-key', baseUrl: recording.url, timeoutMs: 300_000 });
   worker = await createWebDataWorker({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, client: workerApi, store });
   workerRun = worker.run();
 });
@@ -103,11 +105,31 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 240_000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 600_000): Promise<T> {
   for (const deadline = Date.now() + timeoutMs; ; await new Promise((r) => setTimeout(r, 500))) {
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  }
+}
+
+/**
+ * The run's result, or a failure naming where it stands after 20 min (a crawl that never ends
+ * on that server would otherwise hang the whole CI step).
+ */
+async function resultWithin<R>(handle: { result(): Promise<R> }, id: string, timeoutMs = 1_200_000): Promise<R> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      getProgress(env.client, id)
+        .then((p) => reject(new Error(`run ${id} not finished after ${timeoutMs} ms: ${JSON.stringify(p.stages)}`)))
+        .catch((err: unknown) => reject(new Error(`run ${id} not finished after ${timeoutMs} ms (${String(err)})`)));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([handle.result(), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -192,7 +214,7 @@ test('2. map → select → crawl → batch with webhooks: completed, each page 
   const before = decisions.length;
   const callsBefore = calls.length;
   const handle = await startPipeline(env.client, input(), { taskQueue: TASK_QUEUE, workflowId: id });
-  const result = await handle.result();
+  const result = await resultWithin(handle, id);
   const table = Object.entries(result.stages).map(([stage, r]) => `  ${stage.padEnd(9)} ${r?.status}${r?.reason ? ` (${r.reason})` : ''} documents ${r?.documents ?? '-'} credits ${r?.credits ?? '-'}`);
   console.log(`run ${id}: ${result.status}, ${result.documents} documents, ${result.credits.spent} credits\n${table.join('\n')}`);
   assert.equal(result.status, 'completed', JSON.stringify(result.stages));

@@ -1,5 +1,5 @@
 // Uploaded files → a page document: PDF with unpdf (pdf.js), DOCX with mammoth (to HTML),
-// HTML with turndown (through the scrape module's converter), text as it is. Other kinds are
+// HTML with the scrape module's markdown converter, text as it is. Other kinds are
 // refused with 415 naming the kinds taken.
 import { load } from 'cheerio';
 import mammoth from 'mammoth';

@@ -1,9 +1,11 @@
 // The `html` format: the parsed page without scripts, styles and comments, narrowed by
 // excludeTags / includeTags / onlyMainContent, with relative URLs made absolute and data: images
 // replaced when asked. Mutates the document, so it runs after metadata and links are read.
+// Fixed rules are plain tree walks; only the user's CSS selectors go through cheerio.
 import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
+import type { AnyNode, Element, ParentNode } from 'domhandler';
 import { HttpError } from '../core/http-error.js';
+import { eachElement, isElement, removeNode } from './dom.js';
 import { selectMainContent } from './main-content.js';
 import { BASE64_IMAGE_PLACEHOLDER } from './text.js';
 
@@ -14,25 +16,23 @@ export interface ContentOptions {
   removeBase64Images: boolean;
 }
 
-const NON_CONTENT = 'script, style, noscript, template, iframe, object, embed, canvas, link, meta, base';
-const URL_ATTRIBUTES: Array<[string, string]> = [
-  ['a[href]', 'href'], ['area[href]', 'href'], ['img[src]', 'src'], ['source[src]', 'src'], ['video[src]', 'src'],
-  ['audio[src]', 'src'], ['track[src]', 'src'], ['video[poster]', 'poster'], ['form[action]', 'action'],
-];
+const NON_CONTENT = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'canvas', 'link', 'meta', 'base']);
+/** Attributes holding a URL, per element. */
+const URL_ATTRIBUTES: Record<string, string[]> = {
+  a: ['href'], area: ['href'], img: ['src'], source: ['src'], video: ['src', 'poster'], audio: ['src'], track: ['src'], form: ['action'],
+};
 
-function removeComments(node: AnyNode): void {
-  if (!('children' in node)) return;
-  const children = node.children;
-  for (let i = children.length - 1; i >= 0; i--) {
-    const child = children[i];
-    if (child.type === 'comment') {
-      children.splice(i, 1);
-      if (child.prev) child.prev.next = child.next;
-      if (child.next) child.next.prev = child.prev;
-    } else {
-      removeComments(child);
+/** Drops non-content elements and comments from the whole document, in one walk. */
+function removeNonContent(root: ParentNode): void {
+  const walk = (parent: ParentNode) => {
+    const children = parent.children;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i];
+      if (child.type === 'comment' || (isElement(child) && NON_CONTENT.has(child.name))) removeNode(child);
+      else if ('children' in child) walk(child);
     }
-  }
+  };
+  walk(root);
 }
 
 function resolve(value: string, base: string): string {
@@ -45,28 +45,43 @@ function resolve(value: string, base: string): string {
   }
 }
 
-function absolutize(root: Cheerio<AnyNode>, base: string): void {
-  for (const [selector, attr] of URL_ATTRIBUTES) {
-    root.find(selector).each((_, el) => {
-      el.attribs[attr] = resolve(el.attribs[attr], base);
-    });
-  }
-  root.find('img[srcset], source[srcset]').each((_, el) => {
-    el.attribs.srcset = el.attribs.srcset
-      .split(',')
-      .map((part) => {
-        const [url, ...descriptor] = part.trim().split(/\s+/);
-        return url ? [resolve(url, base), ...descriptor].join(' ') : '';
-      })
-      .filter(Boolean)
-      .join(', ');
-  });
+function resolveSrcset(srcset: string, base: string): string {
+  return srcset
+    .split(',')
+    .map((part) => {
+      const [url, ...descriptor] = part.trim().split(/\s+/);
+      return url ? [resolve(url, base), ...descriptor].join(' ') : '';
+    })
+    .filter(Boolean)
+    .join(', ');
 }
 
-function replaceBase64Images(root: Cheerio<AnyNode>): void {
-  root.find('img').each((_, el) => {
-    if (/^\s*data:/i.test(el.attribs.src ?? '')) el.attribs.src = BASE64_IMAGE_PLACEHOLDER;
-    if (/data:/i.test(el.attribs.srcset ?? '')) delete el.attribs.srcset;
+function hasRow(table: Element): boolean {
+  let found = false;
+  eachElement(table, (el) => {
+    if (el.name === 'tr') found = true;
+    return !found;
+  });
+  return found;
+}
+
+/**
+ * Final pass over the content: row-less tables go (they carry nothing, and make empty markdown
+ * tables), URLs become absolute, and data: images become the placeholder when asked.
+ */
+function finish(root: ParentNode, base: string, removeBase64Images: boolean): void {
+  eachElement(root, (el) => {
+    if (el.name === 'table' && !hasRow(el)) {
+      removeNode(el);
+      return false;
+    }
+    const attribs = el.attribs;
+    for (const attr of URL_ATTRIBUTES[el.name] ?? []) if (attribs[attr] !== undefined) attribs[attr] = resolve(attribs[attr], base);
+    if ((el.name === 'img' || el.name === 'source') && attribs.srcset !== undefined) {
+      if (removeBase64Images && el.name === 'img' && /data:/i.test(attribs.srcset)) delete attribs.srcset;
+      else attribs.srcset = resolveSrcset(attribs.srcset, base);
+    }
+    if (removeBase64Images && el.name === 'img' && /^\s*data:/i.test(attribs.src ?? '')) attribs.src = BASE64_IMAGE_PLACEHOLDER;
   });
 }
 
@@ -91,23 +106,37 @@ function included($: CheerioAPI, body: Cheerio<Element>, selectors: string[]): E
   });
 }
 
-/** Returns the cleaned HTML fragment for the `html` format (and the markdown conversion). */
-export function contentHtml($: CheerioAPI, base: string, options: ContentOptions): string {
-  $(NON_CONTENT).remove();
-  removeComments($.root()[0]);
-  const body: Cheerio<Element> = $('body').length > 0 ? $('body').first() : ($.root() as unknown as Cheerio<Element>);
-  for (const selector of options.excludeTags) select(body, selector, 'excludeTags').remove();
+/** The cleaned content for the `html` format (and the markdown conversion); serialize with html(). */
+export function contentRoot($: CheerioAPI, body: Element | null, base: string, options: ContentOptions): Cheerio<AnyNode> {
+  removeNonContent($.root()[0]);
+  const top: Cheerio<Element> = body ? $(body) : ($.root() as unknown as Cheerio<Element>);
+  for (const selector of options.excludeTags) select(top, selector, 'excludeTags').remove();
 
   let root: Cheerio<AnyNode>;
   if (options.includeTags.length > 0) {
     // Explicitly included elements are kept as they are: onlyMainContent does not apply to them.
-    root = $('<div></div>').append(included($, body, options.includeTags));
+    root = $('<div></div>').append(included($, top, options.includeTags));
   } else {
-    root = options.onlyMainContent ? selectMainContent($, body) : body;
+    root = options.onlyMainContent ? selectMainContent($, top) : top;
   }
-  // Row-less tables carry nothing, and the GFM table rule cannot handle them.
-  root.find('table').filter((_, t) => $(t).find('tr').length === 0).remove();
-  absolutize(root, base);
-  if (options.removeBase64Images) replaceBase64Images(root);
+  for (const node of root.toArray()) if ('children' in node) finish(node, base, options.removeBase64Images);
+  return root;
+}
+
+export function html(root: Cheerio<AnyNode>): string {
   return (root.html() ?? '').trim();
+}
+
+const FORM_CONTROLS = new Set(['button', 'input', 'select', 'textarea']);
+
+/** Left-over form controls carry no readable content: dropped before markdown (the html format keeps them). */
+export function removeFormControls(root: Cheerio<AnyNode>): void {
+  for (const node of root.toArray()) {
+    if (!('children' in node)) continue;
+    eachElement(node, (el) => {
+      if (!FORM_CONTROLS.has(el.name)) return true;
+      removeNode(el);
+      return false;
+    });
+  }
 }

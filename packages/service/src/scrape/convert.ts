@@ -1,13 +1,10 @@
-// A fetched response → page document. HTML is parsed once with cheerio: metadata and links are
-// read first, then the same tree is cleaned for the html format, which markdown is made from.
+// A fetched response → page document: HTML (in a conversion worker thread when the engine has a
+// pool), PDF, text, or an empty document for other binaries.
 import { STATUS_CODES } from 'node:http';
-import { load } from 'cheerio';
 import type { PageDocument, PageMetadata } from '../core/scrape.js';
-import { contentHtml } from './clean.js';
+import type { ConvertPool } from './convert-pool.js';
 import type { FetchedPage } from './fetch.js';
-import { collectLinks, documentBase } from './links.js';
-import { htmlToMarkdown } from './markdown.js';
-import { extractMetadata } from './metadata.js';
+import { convertHtml, htmlOptions, type HtmlContent } from './html.js';
 import type { NormalizedOptions } from './options.js';
 import { isPdf, parsePdf } from './pdf.js';
 import { decodeText, esc } from './text.js';
@@ -15,16 +12,6 @@ import { decodeText, esc } from './text.js';
 export interface Converted {
   document: PageDocument;
   discoveredLinks: string[];
-}
-
-interface Content {
-  markdown: string;
-  html: string;
-  rawHtml: string;
-  links: string[];
-  images: string[];
-  discovered: string[];
-  meta: Record<string, unknown>;
 }
 
 function isHtml(contentType: string, text: string): boolean {
@@ -37,18 +24,7 @@ function isText(contentType: string): boolean {
   return /^text\//i.test(contentType) || /[/+](json|xml|javascript|csv)/i.test(contentType);
 }
 
-export function convertHtml(rawHtml: string, pageUrl: string, options: NormalizedOptions): Content {
-  const $ = load(rawHtml);
-  const base = documentBase($, pageUrl);
-  const meta = extractMetadata($, base);
-  const { links, discovered, images } = collectLinks($, base);
-  const wantsContent = options.formats.has('markdown') || options.formats.has('html');
-  const html = wantsContent ? contentHtml($, base, options) : '';
-  const markdown = options.formats.has('markdown') ? htmlToMarkdown(html) : '';
-  return { markdown, html, rawHtml, links, images, discovered, meta };
-}
-
-async function convertPdf(page: FetchedPage, options: NormalizedOptions, signal: AbortSignal): Promise<Content> {
+async function convertPdf(page: FetchedPage, options: NormalizedOptions, signal: AbortSignal): Promise<HtmlContent> {
   const empty = { rawHtml: '', links: [], images: [], discovered: [] };
   if (!options.pdf) {
     const encoded = page.body.toString('base64');
@@ -63,7 +39,7 @@ async function convertPdf(page: FetchedPage, options: NormalizedOptions, signal:
   };
 }
 
-/** Rejects as soon as the signal aborts (pdf.js work cannot be interrupted, only abandoned). */
+/** Rejects as soon as the signal aborts (pdf.js and thread work cannot be interrupted, only abandoned). */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason as Error);
   return new Promise<T>((resolve, reject) => {
@@ -86,8 +62,9 @@ export async function convertPage(
   page: FetchedPage,
   ctx: { sourceURL: string; scrapeId: string; signal: AbortSignal },
   options: NormalizedOptions,
+  pool?: ConvertPool,
 ): Promise<Converted> {
-  let content: Content;
+  let content: HtmlContent;
   let creditsUsed = 1;
   if (isPdf(page.contentType, page.body)) {
     content = await convertPdf(page, options, ctx.signal);
@@ -96,7 +73,9 @@ export async function convertPage(
   } else {
     const text = decodeText(page.body, page.contentType);
     if (isHtml(page.contentType, text)) {
-      content = convertHtml(text, page.url, options);
+      content = pool
+        ? await abortable(pool.convert(text, page.url, htmlOptions(options)), ctx.signal)
+        : convertHtml(text, page.url, options);
     } else if (isText(page.contentType) || !page.contentType) {
       content = { markdown: text, html: `<pre>${esc(text)}</pre>`, rawHtml: text, links: [], images: [], discovered: [], meta: {} };
     } else {

@@ -5,6 +5,7 @@
 import { HttpError } from '../core/http-error.js';
 import type { PageDocument, ScrapeEngine, ScrapeOutcome, ScrapeRequestContext } from '../core/scrape.js';
 import { ScrapeCache, cacheKey, type CacheLimits, type CachedPage } from './cache.js';
+import { acquireConvertPool, releaseConvertPool, type ConvertPool } from './convert-pool.js';
 import { convertPage } from './convert.js';
 import { checkDestination } from './destination.js';
 import { PageFetcher } from './fetch.js';
@@ -29,6 +30,8 @@ export interface HttpScrapeEngineOptions {
   /** Cache bounds; false disables the cache (every maxAge read misses, minAge always 404s). */
   cache?: Partial<CacheLimits> | false;
   now?: () => number;
+  /** Convert HTML in the process's worker-thread pool (default true; false: in the event loop). */
+  convertInThreads?: boolean;
 }
 
 function describe(err: unknown): string {
@@ -42,6 +45,7 @@ export class HttpScrapeEngine implements ScrapeEngine {
   private readonly fetcher: PageFetcher;
   private readonly cache: ScrapeCache | null;
   private readonly now: () => number;
+  private readonly pool: ConvertPool | undefined;
   private closed = false;
 
   constructor(private readonly config: HttpScrapeEngineOptions = {}) {
@@ -54,6 +58,7 @@ export class HttpScrapeEngine implements ScrapeEngine {
       ? null
       : new ScrapeCache({ maxEntries: config.cache?.maxEntries ?? 5000, maxBytes: config.cache?.maxBytes ?? 256 * 1024 * 1024 });
     this.now = config.now ?? Date.now;
+    this.pool = config.convertInThreads === false ? undefined : acquireConvertPool();
   }
 
   async scrape(url: string, options: Record<string, unknown>, ctx: ScrapeRequestContext): Promise<ScrapeOutcome> {
@@ -89,7 +94,7 @@ export class HttpScrapeEngine implements ScrapeEngine {
       const page = await this.fetcher.fetch(target, {
         headers: this.requestHeaders(opts), signal: controller.signal, skipTlsVerification: opts.skipTlsVerification,
       });
-      const converted = await convertPage(page, { sourceURL: url, scrapeId: ctx.scrapeId, signal: controller.signal }, opts);
+      const converted = await convertPage(page, { sourceURL: url, scrapeId: ctx.scrapeId, signal: controller.signal }, opts, this.pool);
       const status = converted.document.metadata.statusCode;
       if (this.cache && opts.storeInCache && status >= 200 && status < 300) {
         const document = { ...converted.document, metadata: { ...converted.document.metadata } };
@@ -162,7 +167,7 @@ export class HttpScrapeEngine implements ScrapeEngine {
     if (this.closed) return;
     this.closed = true;
     this.cache?.clear();
-    await this.fetcher.close();
+    await Promise.all([this.fetcher.close(), this.pool ? releaseConvertPool(this.pool) : undefined]);
   }
 }
 

@@ -5,7 +5,7 @@ export {
 } from './engine.js';
 export { normalizeOptions, browserRequired, type NormalizedOptions, type OutputFormat } from './options.js';
 export { checkDestination, createLookup, isLoopbackAddress, isLocalhostName } from './destination.js';
-export { convertHtml } from './convert.js';
+export { convertHtml } from './html.js';
 export { htmlToMarkdown } from './markdown.js';
 export { BASE64_IMAGE_PLACEHOLDER } from './text.js';
 export { registerScrapeRoutes } from './routes.js';

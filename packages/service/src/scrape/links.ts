@@ -1,6 +1,6 @@
 // Links and images of a page, made absolute against the document base. `discovered` feeds crawl
 // discovery: every http(s) <a>/<area> target plus canonical and alternate links.
-import type { CheerioAPI } from 'cheerio';
+import type { PageScan } from './dom.js';
 
 export interface PageLinks {
   /** <a>/<area> targets: absolute http(s), fragment removed, deduplicated, in page order. */
@@ -12,8 +12,8 @@ export interface PageLinks {
 }
 
 /** The document base: <base href> resolved against the page URL, else the page URL. */
-export function documentBase($: CheerioAPI, pageUrl: string): string {
-  const href = $('base[href]').first().attr('href');
+export function documentBase(scan: PageScan, pageUrl: string): string {
+  const href = scan.base?.attribs.href;
   if (!href) return pageUrl;
   try {
     return new URL(href, pageUrl).href;
@@ -38,23 +38,23 @@ export function absoluteHttpUrl(href: string | undefined, base: string): string 
   return url.href;
 }
 
-export function collectLinks($: CheerioAPI, base: string): PageLinks {
+export function collectLinks(scan: PageScan, base: string): PageLinks {
   const links = new Set<string>();
-  $('a[href], area[href]').each((_, el) => {
+  for (const el of scan.anchors) {
     const url = absoluteHttpUrl(el.attribs.href, base);
     if (url) links.add(url);
-  });
+  }
   const discovered = new Set(links);
-  $('link[href]').each((_, el) => {
+  for (const el of scan.linkTags) {
     const rel = (el.attribs.rel ?? '').toLowerCase().split(/\s+/);
-    if (!rel.includes('canonical') && !rel.includes('alternate')) return;
+    if (!rel.includes('canonical') && !rel.includes('alternate')) continue;
     const url = absoluteHttpUrl(el.attribs.href, base);
     if (url) discovered.add(url);
-  });
+  }
   const images = new Set<string>();
-  $('img[src]').each((_, el) => {
+  for (const el of scan.images) {
     const url = absoluteHttpUrl(el.attribs.src, base);
     if (url) images.add(url);
-  });
+  }
   return { links: [...links], discovered: [...discovered], images: [...images] };
 }

@@ -3,17 +3,31 @@
 // and cookie blocks, page-level header/footer). Otherwise the densest text block is chosen and
 // link-dense blocks are dropped too, since unmarked link lists are mostly navigation.
 import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
+import type { AnyNode, Element, ParentNode } from 'domhandler';
+import { eachElement, removeNode } from './dom.js';
 
-const BOILERPLATE = [
-  'nav', 'aside', 'dialog',
-  '[role="navigation"]', '[role="banner"]', '[role="contentinfo"]', '[role="complementary"]', '[role="search"]',
-  '.breadcrumb', '.breadcrumbs', '#breadcrumbs', '.pagination', '.pager',
-  '.share', '.share-links', '.sharing', '.social', '.social-links',
-  '.sidebar', '#sidebar', '.related', '.cookie', '.cookie-banner', '#cookie-banner', '.newsletter',
-  '.advert', '.advertisement', '.ads', '.ad-slot', '.popup', '.modal', '.skip-link',
-  '.site-header', '.site-footer', '#header', '#footer', '.navbar',
-].join(', ');
+// Boilerplate by tag, role, class or id (matched in one walk rather than as one long selector).
+const BOILERPLATE_TAGS = new Set(['nav', 'aside', 'dialog']);
+const BOILERPLATE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search']);
+const BOILERPLATE_CLASSES = new Set([
+  'breadcrumb', 'breadcrumbs', 'pagination', 'pager', 'share', 'share-links', 'sharing', 'social', 'social-links',
+  'sidebar', 'related', 'cookie', 'cookie-banner', 'newsletter', 'advert', 'advertisement', 'ads', 'ad-slot', 'popup',
+  'modal', 'skip-link', 'site-header', 'site-footer', 'navbar',
+]);
+const BOILERPLATE_IDS = new Set(['breadcrumbs', 'sidebar', 'cookie-banner', 'header', 'footer']);
+
+function isBoilerplate(el: Element): boolean {
+  const { role, id, class: classes } = el.attribs;
+  if (BOILERPLATE_TAGS.has(el.name) || (role !== undefined && BOILERPLATE_ROLES.has(role))) return true;
+  if (id !== undefined && BOILERPLATE_IDS.has(id)) return true;
+  if (classes) for (const c of classes.split(/\s+/)) if (BOILERPLATE_CLASSES.has(c)) return true;
+  return false;
+}
+
+function insideArticle(el: Element): boolean {
+  for (let p: ParentNode | null = el; p; p = p.parent) if (p.type === 'tag' && (p as Element).name === 'article') return true;
+  return false;
+}
 
 function textLength($: CheerioAPI, el: Cheerio<AnyNode> | AnyNode): number {
   return $(el).text().replace(/\s+/g, ' ').trim().length;
@@ -32,11 +46,14 @@ function linkDensity($: CheerioAPI, el: Cheerio<Element>): { density: number; li
 }
 
 function stripBoilerplate($: CheerioAPI, root: Cheerio<Element>, dropLinkDense: boolean): void {
-  root.find(BOILERPLATE).remove();
   // An article's own <header>/<footer> (title, byline) is content; the page's is not.
-  root.find('header, footer').each((_, el) => {
-    if ($(el).closest('article').length === 0) $(el).remove();
-  });
+  for (const top of root.toArray()) {
+    eachElement(top, (el) => {
+      if (!isBoilerplate(el) && !((el.name === 'header' || el.name === 'footer') && !insideArticle(el))) return true;
+      removeNode(el);
+      return false;
+    });
+  }
   if (!dropLinkDense) return;
   root.find('ul, ol, div, section, table').each((_, el) => {
     const block = $(el);

@@ -1,6 +1,6 @@
 // Page metadata from <head>: the named members of the page document (title, description,
 // language, keywords, og*), and every other <meta name|property> under its own key as a string.
-import type { CheerioAPI } from 'cheerio';
+import { textOf, type PageScan } from './dom.js';
 
 /** og:* properties with a camelCase member of their own. */
 const OG_KEYS: Record<string, string> = {
@@ -15,20 +15,20 @@ const OG_KEYS: Record<string, string> = {
   'og:site_name': 'ogSiteName',
 };
 
-export function extractMetadata($: CheerioAPI, baseUrl: string): Record<string, unknown> {
+export function extractMetadata(scan: PageScan, baseUrl: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const title = $('title').first().text().trim();
+  const title = scan.title ? textOf(scan.title).trim() : '';
   if (title) out.title = title;
-  const language = $('html').attr('lang')?.trim();
+  const language = scan.html?.attribs.lang?.trim();
   if (language) out.language = language;
 
   const localeAlternates: string[] = [];
   const others = new Map<string, string[]>();
-  $('meta').each((_, el) => {
+  for (const el of scan.metas) {
     const attrs = el.attribs;
     const key = (attrs.name ?? attrs.property ?? attrs.itemprop)?.trim();
     const content = attrs.content;
-    if (!key || content === undefined) return;
+    if (!key || content === undefined) continue;
     const lower = key.toLowerCase();
     if (lower === 'description' || lower === 'keywords' || lower === 'robots') {
       out[lower] ??= content;
@@ -41,12 +41,12 @@ export function extractMetadata($: CheerioAPI, baseUrl: string): Record<string, 
       list.push(content);
       others.set(key, list);
     }
-  });
+  }
   if (localeAlternates.length > 0) out.ogLocaleAlternate = localeAlternates;
   // Other keys keep their spelling; repeated ones are joined, since the contract wants strings.
   for (const [key, values] of others) if (!(key in out)) out[key] = values.join(', ');
 
-  const icon = $('link[rel~="icon"]').first().attr('href');
+  const icon = scan.linkTags.find((el) => (el.attribs.rel ?? '').toLowerCase().split(/\s+/).includes('icon'))?.attribs.href;
   if (icon) {
     try {
       out.favicon = new URL(icon, baseUrl).href;

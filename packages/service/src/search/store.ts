@@ -25,50 +25,76 @@ export class SearchIndex implements PageIndex {
   private nextId = 1;
   private seq = 0;
   private readonly pending = new Set<Promise<unknown>>();
-  readonly mini = new MiniSearch<Doc>({
+  /**
+   * Scraped documents not indexed yet. Indexing (text extraction, tokens, MiniSearch) costs about
+   * as much CPU as scraping a page, in the event loop that scrapes: it is done when the index is
+   * first read after them, so jobs that are never searched never pay for it.
+   */
+  private queued: Array<{ document: PageDocument; seq: number }> = [];
+  private readonly miniSearch = new MiniSearch<Doc>({
     idField: 'id',
     fields: ['title', 'description', 'text', 'url', 'keywords'],
     tokenize,
     processTerm: (term) => term.toLowerCase(),
   });
 
+  get mini(): MiniSearch<Doc> {
+    this.flush();
+    return this.miniSearch;
+  }
+
   index(document: PageDocument): void {
-    try {
-      const page = pageFromDocument(document, ++this.seq);
-      if (page) this.put(page);
-    } catch {
-      // A page the extractor cannot read is simply not searchable.
+    this.queued.push({ document, seq: ++this.seq });
+    // Only the newest MAX_INDEXED_PAGES are kept: a longer backlog is indexed rather than held.
+    if (this.queued.length >= MAX_INDEXED_PAGES) this.flush();
+  }
+
+  private flush(): void {
+    if (this.queued.length === 0) return;
+    const queued = this.queued;
+    this.queued = [];
+    for (const { document, seq } of queued) {
+      try {
+        const page = pageFromDocument(document, seq);
+        if (page) this.put(page);
+      } catch {
+        // A page the extractor cannot read is simply not searchable.
+      }
     }
   }
 
   put(fresh: IndexedPage): void {
+    this.flush();
     const existing = this.ids.get(fresh.key);
     const page = existing === undefined ? fresh : keepKnownFacts(fresh, this.pages.get(existing) as IndexedPage);
     if (existing !== undefined) {
-      this.mini.discard(existing);
+      this.miniSearch.discard(existing);
       this.pages.delete(existing);
     } else if (this.pages.size >= MAX_INDEXED_PAGES) {
       const oldest = this.pages.keys().next().value as number;
       this.ids.delete((this.pages.get(oldest) as IndexedPage).key);
-      this.mini.discard(oldest);
+      this.miniSearch.discard(oldest);
       this.pages.delete(oldest);
     }
     const id = this.nextId++;
     this.ids.set(page.key, id);
     this.pages.set(id, page);
-    this.mini.add({ id, title: page.title, description: page.description, text: page.text, url: urlText(page.url), keywords: page.keywords.join(' ') });
+    this.miniSearch.add({ id, title: page.title, description: page.description, text: page.text, url: urlText(page.url), keywords: page.keywords.join(' ') });
   }
 
   get size(): number {
+    this.flush();
     return this.pages.size;
   }
 
   byId(id: number): IndexedPage | undefined {
+    this.flush();
     return this.pages.get(id);
   }
 
   /** The page under this URL: its key, or any page whose URL is this one (trailing slash ignored). */
   find(url: string): { id: number; page: IndexedPage } | undefined {
+    this.flush();
     const variants = [url, url.endsWith('/') ? url.slice(0, -1) : `${url}/`];
     for (const v of variants) {
       const id = this.ids.get(v);
@@ -79,6 +105,7 @@ export class SearchIndex implements PageIndex {
 
   /** Every page with its id, in insertion order. */
   entries(): Array<[number, IndexedPage]> {
+    this.flush();
     return [...this.pages.entries()];
   }
 

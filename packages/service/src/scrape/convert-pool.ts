@@ -1,0 +1,160 @@
+// HTML conversion is CPU-bound (about 1-3 ms a page), so it runs in worker threads, one per
+// core, beside the event loop that fetches pages and serves the API. One pool per process,
+// shared by every engine: engines acquire it and the last release stops its threads. Threads
+// start on the first page and are unref'd, so an engine that is never closed still lets the
+// process exit.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { HttpError } from '../core/http-error.js';
+import { convertHtml, type HtmlContent, type HtmlOptions } from './html.js';
+
+export interface ConvertRequest {
+  id: number;
+  html: string;
+  url: string;
+  options: HtmlOptions;
+}
+
+export type ConvertResponse =
+  | { id: number; content: HtmlContent; error?: undefined }
+  | { id: number; content?: undefined; error: { message: string; status?: number; code?: string } };
+
+interface Task {
+  request: ConvertRequest;
+  resolve: (content: HtmlContent) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  task: Task | null;
+}
+
+/** Smaller pages convert in the event loop: below this, posting to a thread costs more than it saves. */
+export const INLINE_BELOW_CHARS = 2048;
+
+// Sources run under tsx (.ts); the published package runs lib/ (.js).
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(`./convert-worker${FROM_SOURCES ? '.ts' : '.js'}`, import.meta.url);
+
+function startWorker(): Worker {
+  if (!FROM_SOURCES) return new Worker(WORKER_URL);
+  // On Node 20 a worker thread does not inherit tsx's loader from `--import tsx`: register it first.
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
+  return new Worker(code, { eval: true });
+}
+
+export class ConvertPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+  /** Settled conversions waiting for earlier ones, by id; `delivered` is the next id to hand back. */
+  private readonly settled = new Map<number, () => void>();
+  private delivered = 1;
+
+  constructor(readonly size: number) {}
+
+  /**
+   * Results are handed back in the order pages were given, as when conversion ran in the event
+   * loop: which of two URLs of one page a crawl keeps (`?ref=` variants) stays deterministic.
+   */
+  convert(html: string, url: string, options: HtmlOptions): Promise<HtmlContent> {
+    const id = this.nextId++;
+    const work = this.closed || this.size === 0 || html.length < INLINE_BELOW_CHARS
+      ? new Promise<HtmlContent>((resolve) => resolve(convertHtml(html, url, options)))
+      : new Promise<HtmlContent>((resolve, reject) => {
+        this.queue.push({ request: { id, html, url, options }, resolve, reject });
+        this.dispatch();
+      });
+    return new Promise((resolve, reject) => {
+      const deliver = () => work.then(resolve, reject);
+      work.then(() => this.settle(id, deliver), () => this.settle(id, deliver));
+    });
+  }
+
+  private settle(id: number, deliver: () => void): void {
+    this.settled.set(id, deliver);
+    for (let next = this.settled.get(this.delivered); next; next = this.settled.get(this.delivered)) {
+      this.settled.delete(this.delivered++);
+      next();
+    }
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((s) => s.task === null);
+      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot) return;
+      const task = this.queue.shift()!;
+      slot.task = task;
+      slot.worker.postMessage(task.request);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = startWorker();
+    worker.unref();
+    const slot: Slot = { worker, task: null };
+    worker.on('message', (res: ConvertResponse) => {
+      const task = slot.task;
+      slot.task = null;
+      if (task) {
+        if (res.error) task.reject(toError(res.error));
+        else task.resolve(res.content!);
+      }
+      this.dispatch();
+    });
+    // A thread that dies fails its page, not the pool: the slot is dropped and replaced on demand.
+    const drop = (err: Error) => {
+      const index = this.slots.indexOf(slot);
+      if (index < 0) return;
+      this.slots.splice(index, 1);
+      slot.task?.reject(err);
+      slot.task = null;
+      if (!this.closed) this.dispatch();
+    };
+    worker.on('error', drop);
+    worker.on('exit', (code) => drop(new Error(`HTML conversion thread exited with code ${code}`)));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    // Queued and running tasks are rejected below; their settlement releases any waiting result.
+    const stopped = new Error('HTML conversion pool closed');
+    for (const task of this.queue.splice(0)) task.reject(stopped);
+    const slots = this.slots.splice(0);
+    for (const slot of slots) slot.task?.reject(stopped);
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+  }
+}
+
+function toError(error: { message: string; status?: number; code?: string }): Error {
+  return error.status !== undefined ? new HttpError(error.status, error.message, { code: error.code }) : new Error(error.message);
+}
+
+let shared: ConvertPool | null = null;
+let users = 0;
+
+/** One thread per core; none on a single core, where threads would only add copying. */
+export function defaultThreads(): number {
+  const cores = availableParallelism();
+  return cores > 1 ? cores : 0;
+}
+
+export function acquireConvertPool(): ConvertPool {
+  users += 1;
+  shared ??= new ConvertPool(defaultThreads());
+  return shared;
+}
+
+export async function releaseConvertPool(pool: ConvertPool): Promise<void> {
+  if (pool !== shared) return;
+  users -= 1;
+  if (users > 0) return;
+  shared = null;
+  await pool.close();
+}

@@ -1,0 +1,50 @@
+// One HTML page → its content for the page document. The page is parsed once (cheerio over
+// htmlparser2, about a third of parse5's CPU): metadata and links are read first in one walk,
+// then the same tree is cleaned for the html format, and its serialization (without form
+// controls) is what the markdown is made from. Pure and synchronous, so it runs as well in a
+// conversion worker thread as in the event loop.
+import { load } from 'cheerio';
+import { contentRoot, html as serialize, removeFormControls } from './clean.js';
+import { scanPage } from './dom.js';
+import { collectLinks, documentBase } from './links.js';
+import { htmlToMarkdown } from './markdown.js';
+import { extractMetadata } from './metadata.js';
+import type { NormalizedOptions } from './options.js';
+
+export interface HtmlContent {
+  markdown: string;
+  html: string;
+  rawHtml: string;
+  links: string[];
+  images: string[];
+  discovered: string[];
+  meta: Record<string, unknown>;
+}
+
+/** The options conversion reads (a structured-clonable subset, sent to worker threads). */
+export type HtmlOptions = Pick<NormalizedOptions, 'formats' | 'onlyMainContent' | 'includeTags' | 'excludeTags' | 'removeBase64Images'>;
+
+export function htmlOptions(options: NormalizedOptions): HtmlOptions {
+  const { formats, onlyMainContent, includeTags, excludeTags, removeBase64Images } = options;
+  return { formats, onlyMainContent, includeTags, excludeTags, removeBase64Images };
+}
+
+/** htmlparser2 in HTML mode (void elements, implied end tags, entities), not the XML parser. */
+const HTML_PARSER = { xml: { xmlMode: false, decodeEntities: true } };
+
+export function convertHtml(rawHtml: string, pageUrl: string, options: HtmlOptions): HtmlContent {
+  const $ = load(rawHtml, HTML_PARSER);
+  const scan = scanPage($.root()[0]);
+  const base = documentBase(scan, pageUrl);
+  const meta = extractMetadata(scan, base);
+  const { links, discovered, images } = collectLinks(scan, base);
+  const wantsContent = options.formats.has('markdown') || options.formats.has('html');
+  const root = wantsContent ? contentRoot($, scan.body, base, options) : null;
+  const html = root && options.formats.has('html') ? serialize(root) : '';
+  let markdown = '';
+  if (root && options.formats.has('markdown')) {
+    removeFormControls(root);
+    markdown = htmlToMarkdown(serialize(root), true);
+  }
+  return { markdown, html, rawHtml, links, images, discovered, meta };
+}
