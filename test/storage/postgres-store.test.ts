@@ -70,6 +70,35 @@ describe('PostgresStore on a server', () => {
     }
   });
 
+  it('survives its server ending a connection in the middle of a transaction (a PostgreSQL restart): the call fails, the process lives, the next call works', async () => {
+    const { spec, schema } = await fixtureSpec();
+    const store = createStore(spec);
+    const holder = new pg.Client({ connectionString: server!.url });
+    await holder.connect();
+    try {
+      await store.count('warm-up');
+      // The store's transaction waits for the run's lock while its connection is checked out.
+      await holder.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', [schema, 'locked-run']);
+      const append = store.appendDocuments('locked-run', 'job', [makeDocument(1)]);
+      append.catch(() => undefined);
+      let terminated = 0;
+      for (let i = 0; i < 200 && terminated === 0; i++) {
+        const res = await holder.query<{ ok: boolean }>(
+          `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'webdata-temporal' AND wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%'`,
+        );
+        terminated = res.rows.filter((r) => r.ok).length;
+        if (terminated === 0) await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.equal(terminated, 1, 'the waiting transaction was not found');
+      await assert.rejects(append);
+      await holder.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', [schema, 'locked-run']);
+      assert.equal(await store.appendDocuments('locked-run', 'job', [makeDocument(1)]), 1);
+    } finally {
+      await holder.end();
+      await store.close();
+    }
+  });
+
   it('keeps schemas apart', async () => {
     const a = createStore((await fixtureSpec()).spec);
     const b = createStore((await fixtureSpec()).spec);

@@ -316,6 +316,54 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
       assert.deepEqual(await collect(store.readLinks(runId, 'карта')), [{ url: docs[0].url, title: '标题 😀', description: 'a\u0000b' }]);
     });
 
+    it('follows a run: yields what is stored, then each append as it arrives, and ends once the run ended', async () => {
+      const runId = newRun();
+      await store.appendDocuments(runId, 'job', [makeDocument(1), makeDocument(2)]);
+      // The writer is another instance (another worker); the follower sees its appends.
+      const writer = createStore(fx.spec);
+      let ended = false;
+      const seen: number[] = [];
+      let appended: (() => void) | undefined;
+      const followed = (async () => {
+        for await (const doc of store.followDocuments(runId, { until: () => ended, intervalMs: 20 })) {
+          seen.push(doc.metadata.seq as number);
+          appended?.();
+        }
+      })();
+      const arrived = (n: number) => new Promise<void>((resolve) => {
+        appended = () => { if (seen.length >= n) resolve(); };
+        appended();
+      });
+      await arrived(2);
+      await writer.appendDocuments(runId, 'job', [makeDocument(3)]);
+      await arrived(3); // yielded while the run goes on, not at its end
+      await writer.appendDocuments(runId, 'other-job', [makeDocument(4), makeDocument(3)]);
+      await writer.appendDocuments(runId, 'job', [makeDocument(5)]);
+      ended = true;
+      await followed;
+      // Appended before the end is read before the follow ends, each once, in order.
+      assert.deepEqual(seen, [1, 2, 3, 4, 3, 5]);
+      await writer.close();
+    });
+
+    it('follows from a position and one job only; a signal ends the follow', async () => {
+      const runId = newRun();
+      await store.appendDocuments(runId, 'a', [makeDocument(1), makeDocument(2)]);
+      await store.appendDocuments(runId, 'b', [makeDocument(3)]);
+      const first = await store.pageDocuments(runId, { limit: 1 });
+      const controller = new AbortController();
+      const seen: number[] = [];
+      for await (const doc of store.followDocuments(runId, { after: first.next ?? undefined, jobId: 'a', signal: controller.signal, intervalMs: 20 })) {
+        seen.push(doc.metadata.seq as number);
+        if (seen.length === 1) {
+          await store.appendDocuments(runId, 'b', [makeDocument(4)]);
+          await store.appendDocuments(runId, 'a', [makeDocument(5)]);
+        }
+        if (seen.length === 2) controller.abort();
+      }
+      assert.deepEqual(seen, [2, 5]);
+    });
+
     it('writes each document once with concurrent writers in one process', async () => {
       const runId = newRun();
       const writers = [store, createStore(fx.spec), createStore(fx.spec)];

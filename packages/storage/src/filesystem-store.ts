@@ -4,6 +4,7 @@
 // Several worker processes may write the same run; reads stream line by line.
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { followEntries, type FollowOptions } from './follow.js';
 import { KeyedLog } from './fs/keyed-log.js';
 import { decodeName, encodeName } from './fs/names.js';
 import { pageLimit, requireName, toLinkEntries, toStoredDocuments, toStoredFailures } from './records.js';
@@ -101,6 +102,14 @@ export class FilesystemStore implements DocumentStore {
       if (items.length === limit) return { items, next: String(end) };
     }
     return { items, next: null };
+  }
+
+  /** Polls the documents file from the byte offset reached; a line still being written is left for the next read. */
+  followDocuments(runId: string, options: FollowOptions = {}): AsyncIterable<StoredDocument> {
+    const log = this.logs(runId).documents;
+    return followEntries(async function* (after) {
+      for await (const { record, end } of log.read({ group: options.jobId, after: parseCursor(after) })) yield { record, position: String(end) };
+    }, options);
   }
 
   async *readFailures(runId: string, options: ReadOptions = {}): AsyncIterable<StoredFailure> {

@@ -5,6 +5,7 @@
 // paging by id never skips a row committed late) and overlapping batches cannot deadlock.
 import { createRequire } from 'node:module';
 import type pg from 'pg';
+import { followEntries, type FollowOptions } from './follow.js';
 import { quoteSchema, schemaStatements } from './postgres/schema.js';
 import { hashKey, pageLimit, requireName, toLinkEntries, toStoredDocuments, toStoredFailures, uniqueBy } from './records.js';
 import type {
@@ -149,6 +150,21 @@ export class PostgresStore implements DocumentStore {
     return { items: items.map((r) => r.record), next: rows.length > limit ? items[items.length - 1].id : null };
   }
 
+  /** Polls by row id: ids of a run commit in order (advisory lock), so none is passed over. */
+  followDocuments(runId: string, options: FollowOptions = {}): AsyncIterable<StoredDocument> {
+    requireName('runId', runId);
+    const page = (after: string) => this.page<StoredDocument>('documents', runId, { job_id: options.jobId }, after, this.readChunkSize);
+    return followEntries(async function* (after) {
+      let cursor = parseCursor(after) ?? '0';
+      for (;;) {
+        const rows = await page(cursor);
+        for (const row of rows) yield { record: row.record, position: row.id };
+        if (rows.length === 0) return;
+        cursor = rows[rows.length - 1].id;
+      }
+    }, options);
+  }
+
   readFailures(runId: string, options: ReadOptions = {}): AsyncIterable<StoredFailure> {
     return this.stream<StoredFailure>('failures', runId, { job_id: options.jobId }, parseCursor(options.after));
   }
@@ -210,7 +226,7 @@ export class PostgresStore implements DocumentStore {
   private init(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('PostgresStore is closed'));
     this.ready ??= (async () => {
-      const client = await this.pool.connect().catch((err: Error) => {
+      const { client, release } = await this.checkout().catch((err: Error) => {
         throw new Error(`PostgresStore cannot connect to ${this.where}: ${err.message}`, { cause: err });
       });
       try {
@@ -222,7 +238,7 @@ export class PostgresStore implements DocumentStore {
         await client.query('ROLLBACK').catch(() => undefined);
         throw new Error(`PostgresStore could not create schema ${this.schema} in ${this.where}: ${(err as Error).message}`, { cause: err });
       } finally {
-        client.release();
+        release(false);
       }
     })().catch((err: unknown) => {
       this.ready = undefined; // let a later call retry, e.g. once the server is up
@@ -233,7 +249,7 @@ export class PostgresStore implements DocumentStore {
 
   private async inRunTransaction<T>(runId: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     await this.init();
-    const client = await this.pool.connect();
+    const { client, release } = await this.checkout();
     let broken = false;
     try {
       await client.query('BEGIN');
@@ -247,8 +263,28 @@ export class PostgresStore implements DocumentStore {
       });
       throw err;
     } finally {
-      client.release(broken);
+      release(broken);
     }
+  }
+
+  /**
+   * A pooled connection for a transaction. The pool listens for errors only on idle connections:
+   * a checked-out one whose server goes away (a PostgreSQL restart) emits 'error', and without a
+   * listener that crashes the worker. Here it breaks the connection instead: the query in flight
+   * fails (the activity retries) and the pool drops it on release.
+   */
+  private async checkout(): Promise<{ client: pg.PoolClient; release: (broken: boolean) => void }> {
+    const client = await this.pool.connect();
+    let lost = false;
+    const onError = () => { lost = true; };
+    client.on('error', onError);
+    return {
+      client,
+      release: (broken) => {
+        client.removeListener('error', onError);
+        client.release(broken || lost);
+      },
+    };
   }
 
   private async insert(table: Table, runId: string, rows: Row[]): Promise<number> {

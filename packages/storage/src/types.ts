@@ -89,6 +89,10 @@ export interface Page<T> {
   next: string | null;
 }
 
+import type { FollowOptions } from './follow.js';
+
+export type { FollowOptions };
+
 export type StoreKind = 'fs' | 'postgres';
 
 /** Small, serialisable pointer to stored data; safe to carry through workflow history. */
@@ -130,6 +134,13 @@ export interface DocumentStore {
 
   /** One page of documents in insertion order, with a position to resume from. */
   pageDocuments(runId: string, options?: PageOptions): Promise<Page<StoredDocument>>;
+
+  /**
+   * Yields a run's documents in insertion order, then those appended afterwards as they
+   * arrive: for readers that watch a run while a worker writes it. Ends when `until()` says
+   * the run ended (after reading what is left) or `signal` aborts.
+   */
+  followDocuments(runId: string, options?: FollowOptions): AsyncIterable<StoredDocument>;
 
   /** Streams a run's failures in insertion order. */
   readFailures(runId: string, options?: ReadOptions): AsyncIterable<StoredFailure>;
