@@ -8,10 +8,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { WebDataClient } from '../../packages/client/src/client.js';
 import { createActivities } from '../../packages/temporal/src/activities/index.js';
+import { ROBOTS_UNREACHABLE_ATTEMPTS } from '../../packages/temporal/src/activities/robots.js';
 import { FilesystemStore } from '../../packages/storage/src/index.js';
 import { FakeServer } from '../api/fake-server.js';
 
@@ -102,11 +104,11 @@ beforeEach(() => {
 });
 
 const quiet = new DefaultLogger('ERROR');
-const env = () => new MockActivityEnvironment({ workflowExecution: { workflowId: 'wf-robots', runId: 'r1' } } as never, { logger: quiet });
+const env = (attempt = 1) => new MockActivityEnvironment({ workflowExecution: { workflowId: 'wf-robots', runId: 'r1' }, attempt } as never, { logger: quiet });
 
-/** Runs an activity in a mock context, keeping its argument and result types. */
-function call<I, R>(fn: (input: I) => Promise<R>, input: I): Promise<R> {
-  return env().run(fn as (input: unknown) => Promise<R>, input) as Promise<R>;
+/** Runs an activity in a mock context (attempt 1 unless given), keeping its argument and result types. */
+function call<I, R>(fn: (input: I) => Promise<R>, input: I, attempt = 1): Promise<R> {
+  return env(attempt).run(fn as (input: unknown) => Promise<R>, input) as Promise<R>;
 }
 
 async function listOf(runId: string, list: string): Promise<string[]> {
@@ -116,10 +118,10 @@ async function listOf(runId: string, list: string): Promise<string[]> {
 }
 
 /** Puts `urls` in a fresh run's `from` list and filters it. */
-async function filter(urls: string[], extra: { userAgent?: string; runId?: string } = {}) {
+async function filter(urls: string[], extra: { userAgent?: string; runId?: string; attempt?: number } = {}) {
   const runId = extra.runId ?? `robots-${++runs}`;
   await store.appendLinks(runId, 'from', urls.map((url) => ({ url })));
-  const result = await call(acts.filterRobots, { runId, fromList: 'from', toList: 'allowed', userAgent: extra.userAgent });
+  const result = await call(acts.filterRobots, { runId, fromList: 'from', toList: 'allowed', userAgent: extra.userAgent }, extra.attempt);
   return { runId, result, allowed: await listOf(runId, 'allowed'), skipped: await listOf(runId, 'allowed.robots') };
 }
 
@@ -165,16 +167,28 @@ describe('filterRobots', () => {
     assert.deepEqual(allowed, urls);
   });
 
-  test('a 5xx robots.txt disallows the whole origin (RFC 9309 unreachable), after one retry', async () => {
+  test('a 5xx robots.txt disallows the whole origin (RFC 9309 unreachable) on the last attempt, after one quick retry', async () => {
     const urls = [`${broken.origin}/`, `${broken.origin}/a`, `${allowAll.origin}/b`];
-    const { allowed, skipped } = await filter(urls);
+    const { allowed, skipped } = await filter(urls, { attempt: ROBOTS_UNREACHABLE_ATTEMPTS });
     assert.deepEqual(allowed, [`${allowAll.origin}/b`]);
     assert.deepEqual(skipped, [`${broken.origin}/`, `${broken.origin}/a`]);
     assert.equal(broken.robotsRequests, 2);
   });
 
-  test('a robots.txt that times out disallows the whole origin', async () => {
-    const { allowed, skipped } = await filter([`${hanging.origin}/a`]);
+  test('before the last attempt, an unreachable robots.txt fails the activity retryably and decides nothing', async () => {
+    const runId = `robots-${++runs}`;
+    await store.appendLinks(runId, 'from', [{ url: `${broken.origin}/a` }, { url: `${allowAll.origin}/b` }]);
+    for (let attempt = 1; attempt < ROBOTS_UNREACHABLE_ATTEMPTS; attempt++) {
+      await assert.rejects(call(acts.filterRobots, { runId, fromList: 'from', toList: 'allowed' }, attempt), (err: unknown) =>
+        err instanceof ApplicationFailure && err.type === 'robots_unreachable' && !err.nonRetryable);
+    }
+    assert.deepEqual(await listOf(runId, 'allowed'), [], 'a list was written before the verdict');
+    assert.deepEqual(await listOf(runId, 'allowed.robots'), []);
+    assert.equal(broken.robotsRequests, 2 * (ROBOTS_UNREACHABLE_ATTEMPTS - 1), 'a failed verdict was cached');
+  });
+
+  test('a robots.txt that times out disallows the whole origin on the last attempt', async () => {
+    const { allowed, skipped } = await filter([`${hanging.origin}/a`], { attempt: ROBOTS_UNREACHABLE_ATTEMPTS });
     assert.deepEqual(allowed, []);
     assert.deepEqual(skipped, [`${hanging.origin}/a`]);
   });

@@ -53,6 +53,20 @@ describe('against an imitation of the open-source server', () => {
     assert.equal(result.credits.spent, stageCredits, JSON.stringify(result.credits));
   });
 
+  test('streaming collection sees the service ignores skip and collects once at the end, never page after page', async () => {
+    // A paced crawl (one page every 2 s) is still running when the follower first reads it.
+    const { id, result } = await runToEnd(stack, { url: `${site}/`, stages: { map: false, select: false, batch: false, interact: false }, crawl: { limit: 4, delay: 2 } });
+    const { crawl } = result.stages;
+    assert.equal(crawl?.status, 'completed', JSON.stringify(crawl));
+    assert.equal(crawl?.documents, 4, JSON.stringify(crawl));
+    const history = await stack.temporal.client.workflow.getHandle(id).fetchHistory();
+    const scheduled = (history.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    assert.equal(scheduled.filter((n) => n === 'followJob').length, 1, scheduled.join(' '));
+    const collects = scheduled.filter((n) => n === 'collectCrawl').length;
+    if (collects > 0) assert.ok(crawl?.notes?.some((n) => /ignores skip/.test(n)), JSON.stringify(crawl));
+    assert.ok(collects <= 1, scheduled.join(' '));
+  });
+
   test('a failed stage: support ask is skipped as not available, never completed, asked once', async () => {
     const { result } = await runToEnd(stack, { ...base(), stages: { interact: false }, crawl: { includePaths: ['^/documentation'], limit: 10 } });
     const { crawl, support } = result.stages;

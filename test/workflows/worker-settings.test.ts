@@ -37,3 +37,10 @@ test('worker settings: WEBDATA_DEPLOYMENT_NAME and WEBDATA_BUILD_ID together joi
   assert.throws(() => readWorkerSettings({ ...base, WEBDATA_BUILD_ID: 'abc' }), (err: Error) => err.message.startsWith('WEBDATA_DEPLOYMENT_NAME: is required with WEBDATA_BUILD_ID'));
   assert.throws(() => readWorkerSettings({ ...base, WEBDATA_DEPLOYMENT_NAME: 'web.data', WEBDATA_BUILD_ID: 'abc' }), (err: Error) => err.message.startsWith('WEBDATA_DEPLOYMENT_NAME: must be a name without dots'));
 });
+
+test('worker settings: WEBDATA_WORKFLOW_THREADS is a whole number ≥ 1; unset keeps the SDK default', () => {
+  const base = { WEBDATA_API_URL: 'http://127.0.0.1:3002', WEBDATA_API_KEY: 'wd-secret-key-123' };
+  assert.equal(readWorkerSettings(base).workflowThreads, undefined);
+  assert.equal(readWorkerSettings({ ...base, WEBDATA_WORKFLOW_THREADS: '2' }).workflowThreads, 2);
+  assert.throws(() => readWorkerSettings({ ...base, WEBDATA_WORKFLOW_THREADS: '0' }), (err: Error) => err.message.startsWith('WEBDATA_WORKFLOW_THREADS: must be at least 1'));
+});

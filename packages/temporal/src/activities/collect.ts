@@ -1,8 +1,12 @@
 // Collectors: page a job's results into the store. The cursor (skip) is heartbeated after each
 // stored page, so a retry or a restarted worker resumes there; appends are idempotent by
 // job id + URL, so a page stored just before a crash is not stored twice.
+//
+// `followJob` does it while the job runs: pages go into the store as the service reports them,
+// so when the job ends only the tail is left. It detects services that ignore `skip` (they
+// answer every document again, or page on their own) and hands back to one collect at the end.
 import { WebDataApiError } from 'webdata-client';
-import type { JobErrorsResponse, ScrapeDocument } from 'webdata-contract';
+import type { JobErrorsResponse, JobStatusResponse, ScrapeDocument } from 'webdata-contract';
 import type { DocumentInput } from 'webdata-storage';
 import { refOf } from 'webdata-storage';
 import { ChangeTracker } from './changes.js';
@@ -10,14 +14,52 @@ import { currentScope } from './context.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
 import { beatingWith, RobotsBook } from './robots.js';
-import type { CollectInput, CollectResult, JobStatus } from './types.js';
+import type { CollectCursor, CollectInput, CollectResult, FollowJobInput, FollowJobResult, JobStatus, JobSummary } from './types.js';
 
-interface Cursor {
-  skip: number;
-  pages: number;
-  written: number;
-  /** Documents dropped because robots.txt disallows them (robots check on). */
-  robots?: number;
+type Cursor = CollectCursor;
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/** Why this status page shows the service ignores `skip`/`limit`, or undefined when it honours them. */
+export function ignoresPaging(res: JobStatusResponse, askedSkip: number, pageSize: number, repeated: boolean): string | undefined {
+  if (repeated) return `a status page at skip ${askedSkip} repeated documents already read`;
+  if (!res.next) return undefined;
+  let next: URL;
+  try {
+    next = new URL(res.next);
+  } catch {
+    return undefined;
+  }
+  const skip = Number(next.searchParams.get('skip') ?? 0);
+  const limit = next.searchParams.get('limit');
+  if (skip < askedSkip + (res.data?.length ?? 0)) return `a running job's next goes back to skip ${skip}`;
+  if (limit !== null && Number(limit) !== pageSize) return `a running job's next pages by ${limit}, not by the ${pageSize} asked`;
+  return undefined;
+}
+
+function summaryOf(kind: CollectInput['kind'], jobId: string, res: JobStatusResponse): JobSummary {
+  return {
+    jobId,
+    kind,
+    status: res.status as JobStatus,
+    total: res.total ?? 0,
+    completed: res.completed ?? 0,
+    creditsUsed: res.creditsUsed ?? 0,
+    ...(res.error ? { error: String(res.error) } : {}),
+  };
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function idle(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** A job's errors, or none (and `missing()` called) when this service has no errors route. */
@@ -40,50 +82,54 @@ export function toDocumentInput(kind: string, doc: ScrapeDocument): DocumentInpu
 }
 
 export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook(deps)) {
-  async function collect(input: CollectInput): Promise<CollectResult> {
+  /** One collection: reads status pages, stores their documents, and sums up at the end. */
+  function session(input: CollectInput) {
     const scope = currentScope();
     const { client, store } = deps;
     const kind = input.kind;
     const pageSize = input.pageSize ?? deps.collectPageSize ?? 100;
-    return mapFailures(async () => {
-      const cursor: Cursor = scope.lastHeartbeat<Cursor>() ?? { skip: 0, pages: 0, written: 0 };
-      const seen = new Set<string>();
-      const tracker = input.changes
-        ? new ChangeTracker(store, input.runId, input.jobId, input.changes.previousRunId, () => scope.heartbeat(cursor))
-        : undefined;
-      let status: JobStatus = 'scraping';
-      let creditsUsed = 0;
-      for (;;) {
-        const page = { skip: cursor.skip, limit: pageSize };
-        const res = kind === 'crawl'
-          ? await client.getCrawlStatus(input.jobId, page, { signal: scope.signal })
-          : await client.getBatchScrapeStatus(input.jobId, page, { signal: scope.signal });
-        status = res.status as JobStatus;
-        creditsUsed = res.creditsUsed ?? 0;
-        cursor.pages += 1;
-        const docs = (res.data ?? []).map((d) => toDocumentInput(kind, d)).filter((d): d is DocumentInput => d !== undefined);
-        // A page is "new" if it holds a URL this call has not seen: deployments that ignore
-        // skip/limit return the same items again, and a running job's next repeats the skip.
-        const fresh = docs.filter((d) => !seen.has(d.url));
-        for (const d of fresh) seen.add(d.url);
-        // Scrape and batch scrape do not read robots.txt on the service: a disallowed page is
-        // kept as a failure, never stored. The failure is written first, so a retry that
-        // resumes here drops the same page again (the check is cached per run and origin).
-        const { keep, blocked } = input.robots
-          ? await beatingWith(scope.heartbeat, () => cursor, () => splitByRobots(input.runId, fresh, robotsBook.agentFor(input.robots?.userAgent), scope.signal))
-          : { keep: fresh, blocked: [] };
-        if (blocked.length > 0) {
-          await store.appendFailures(input.runId, input.jobId, blocked.map((d) => ({ url: d.url, error: 'disallowed by robots.txt; not stored', code: 'ROBOTS_BLOCKED' })));
-          cursor.robots = (cursor.robots ?? 0) + blocked.length;
-        }
-        // A series run stores unchanged pages as stubs pointing at the earlier copy.
-        const toStore = tracker && keep.length > 0 ? await tracker.track(keep) : keep;
-        if (toStore.length > 0) cursor.written += await store.appendDocuments(input.runId, input.jobId, toStore);
-        cursor.skip += res.data?.length ?? 0;
-        scope.heartbeat(cursor);
-        if (fresh.length === 0 || !res.next) break;
-      }
+    const cursor: Cursor = { ...(scope.lastHeartbeat<Cursor>() ?? input.cursor ?? { skip: 0, pages: 0, written: 0 }) };
+    const tracker = input.changes
+      ? new ChangeTracker(store, input.runId, input.jobId, input.changes.previousRunId, () => scope.heartbeat(cursor))
+      : undefined;
+    const beat = () => scope.heartbeat(cursor);
 
+    const read = (skip: number) => {
+      const page = { skip, limit: pageSize };
+      return kind === 'crawl'
+        ? client.getCrawlStatus(input.jobId, page, { signal: scope.signal })
+        : client.getBatchScrapeStatus(input.jobId, page, { signal: scope.signal });
+    };
+
+    /** Stores one status page's documents not in `seen`; moves and heartbeats the cursor. */
+    async function storePage(res: JobStatusResponse, seen: Set<string>): Promise<{ fresh: number; repeated: boolean }> {
+      cursor.pages += 1;
+      const docs = (res.data ?? []).map((d) => toDocumentInput(kind, d)).filter((d): d is DocumentInput => d !== undefined);
+      const repeated = docs.length > 0 && seen.has(docs[0].url);
+      // A page is "new" if it holds a URL this call has not seen: deployments that ignore
+      // skip/limit return the same items again, and a running job's next repeats the skip.
+      const fresh = docs.filter((d) => !seen.has(d.url));
+      for (const d of fresh) seen.add(d.url);
+      // Scrape and batch scrape do not read robots.txt on the service: a disallowed page is
+      // kept as a failure, never stored. The failure is written first, so a retry that
+      // resumes here drops the same page again (the check is cached per run and origin).
+      const { keep, blocked } = input.robots
+        ? await beatingWith(scope.heartbeat, () => cursor, () => splitByRobots(input.runId, fresh, robotsBook.agentFor(input.robots?.userAgent), scope.signal))
+        : { keep: fresh, blocked: [] };
+      if (blocked.length > 0) {
+        await store.appendFailures(input.runId, input.jobId, blocked.map((d) => ({ url: d.url, error: 'disallowed by robots.txt; not stored', code: 'ROBOTS_BLOCKED' })));
+        cursor.robots = (cursor.robots ?? 0) + blocked.length;
+      }
+      // A series run stores unchanged pages as stubs pointing at the earlier copy.
+      const toStore = tracker && keep.length > 0 ? await tracker.track(keep) : keep;
+      if (toStore.length > 0) cursor.written += await store.appendDocuments(input.runId, input.jobId, toStore);
+      cursor.skip += res.data?.length ?? 0;
+      beat();
+      return { fresh: fresh.length, repeated };
+    }
+
+    /** Failures, counts and the result, once every page of an ended job is stored. */
+    async function finish(res: JobStatusResponse): Promise<CollectResult> {
       // Failed pages are kept too, so a run's report and support ask can see them.
       // The errors route is auxiliary: a service without it (the open-source server has no
       // batch errors route) lists no failures, and the collected data stands.
@@ -102,16 +148,82 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
       return {
         jobId: input.jobId,
         kind,
-        status,
+        status: res.status as JobStatus,
         documents: counts.documents,
         written: cursor.written,
         failures: counts.failures,
         ...(notAvailable.length > 0 ? { notAvailable } : {}),
-        creditsUsed,
+        creditsUsed: res.creditsUsed ?? 0,
         pages: cursor.pages,
         ref: refOf(store, input.runId, { jobId: input.jobId }),
         ...(robotsSkipped > 0 || input.robots ? { skipped: { robots: robotsSkipped } } : {}),
       };
+    }
+
+    return { scope, cursor, pageSize, read, storePage, finish };
+  }
+
+  /** Collects a job's results from the cursor on, until a page brings nothing new or no `next`. */
+  async function collect(input: CollectInput): Promise<CollectResult> {
+    return mapFailures(async () => {
+      const s = session(input);
+      const seen = new Set<string>();
+      for (;;) {
+        const res = await s.read(s.cursor.skip);
+        const { fresh } = await s.storePage(res, seen);
+        if (fresh === 0 || !res.next) return s.finish(res);
+      }
+    });
+  }
+
+  /**
+   * Follows a job from when it starts: stores each status page as the service reports it, reads
+   * again at once while full pages come, and otherwise at most every `followIdleMs` (a service
+   * that held the request until something changed has used that time already). Returns
+   * when the job ended and its tail is stored, when this call's slice is over or it is
+   * cancelled (with the cursor, for the next call), or when the service ignores `skip`.
+   */
+  async function followJob(input: FollowJobInput): Promise<FollowJobResult> {
+    const began = Date.now();
+    const sliceMs = input.sliceMs ?? deps.followSliceMs ?? 5 * 60_000;
+    const idleMs = deps.followIdleMs ?? 500;
+    return mapFailures(async () => {
+      const s = session(input);
+      const { signal } = s.scope;
+      // Only the last two pages' URLs: enough to see a service repeat itself, bounded in memory.
+      let seen = new Set<string>();
+      let before = new Set<string>();
+      const handBack = (): FollowJobResult => ({ kind: 'slice', cursor: s.cursor });
+      try {
+        for (;;) {
+          if (signal.aborted) return handBack();
+          const askedAt = Date.now();
+          const askedSkip = s.cursor.skip;
+          const res = await s.read(askedSkip);
+          const known = new Set([...before, ...seen]);
+          const { fresh, repeated } = await s.storePage(res, known);
+          before = seen;
+          seen = new Set((res.data ?? []).map((d) => toDocumentInput(input.kind, d)?.url).filter((u): u is string => u !== undefined));
+          if (TERMINAL.has(res.status)) {
+            if (fresh === 0 || !res.next) return { kind: 'done', collected: await s.finish(res), summary: summaryOf(input.kind, input.jobId, res) };
+            continue;
+          }
+          const ignored = ignoresPaging(res, askedSkip, s.pageSize, repeated && askedSkip > 0);
+          if (ignored) return { kind: 'at-end', cursor: s.cursor, reason: ignored };
+          if (Date.now() - began >= sliceMs) return handBack();
+          // Behind (a full page came): read on at once. Caught up: read at most every idleMs,
+          // so pages come in batches rather than one request per scraped page.
+          if (fresh > 0 && (res.data?.length ?? 0) >= s.pageSize) continue;
+          const held = Date.now() - askedAt;
+          if (held < idleMs) await idle(idleMs - held, signal);
+          s.scope.heartbeat(s.cursor);
+        }
+      } catch (err) {
+        // Cancelled (a continue-as-new hands over, or the run was cancelled): what is stored
+        // stays stored, and the cursor tells the next call where to go on.
+        if (signal.aborted) return handBack();
+        throw err;
+      }
     });
   }
 
@@ -127,6 +239,7 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
 
   return {
     collect,
+    followJob,
     collectCrawl: (input: Omit<CollectInput, 'kind'> & { kind?: 'crawl' }) => collect({ ...input, kind: 'crawl' }),
     collectBatch: (input: Omit<CollectInput, 'kind'> & { kind?: 'batch' }) => collect({ ...input, kind: 'batch' }),
   };

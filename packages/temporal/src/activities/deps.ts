@@ -13,6 +13,10 @@ export interface ActivityDeps {
   idempotency?: IdempotencyMemory;
   /** Items per status page when collecting; default 100. */
   collectPageSize?: number;
+  /** Following a running job: pause after a quick answer that brought nothing new; default 500 ms. */
+  followIdleMs?: number;
+  /** Following a running job: longest single activity call before it hands its cursor back; default 5 min. */
+  followSliceMs?: number;
   /** Heartbeat period of long calls; default 5 s. */
   heartbeatEveryMs?: number;
   /**

@@ -18,6 +18,12 @@
 //  - 5xx, 429 and timeouts ("unreachable"): disallow everything for the origin, as the RFC
 //    requires (a crawler MUST assume complete disallow). One quick retry first. 429 counts as
 //    unreachable: the site is there but refuses us now, so nothing is known to be allowed.
+//    Inside an activity, that verdict is final only on its ROBOTS_UNREACHABLE_ATTEMPTS-th
+//    attempt: earlier ones fail retryably (type robots_unreachable) and Temporal tries again
+//    after its backoff, each time with a longer fetch timeout. A site that was only slow for a
+//    moment (seen at scale: a busy machine timed out twice and a run lost 42 pages) is read.
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import robotsParserModule from 'robots-parser';
 import type { LinkEntry } from 'webdata-storage';
 import { refOf } from 'webdata-storage';
@@ -28,6 +34,8 @@ import type { RobotsFilterInput, RobotsFilterResult } from './types.js';
 /** Product token of the service's crawler (the local service's DEFAULT_ROBOTS_AGENT). */
 export const DEFAULT_ROBOTS_USER_AGENT = 'WebDataBot';
 const DEFAULT_TIMEOUT_MS = 5_000;
+/** The attempt of an activity on which an unreachable robots.txt becomes "disallow all". */
+export const ROBOTS_UNREACHABLE_ATTEMPTS = 4;
 const MAX_ROBOTS_BYTES = 512 * 1024;
 const MAX_CACHED = 2_000;
 const SAMPLE = 5;
@@ -47,7 +55,7 @@ const robotsParser: RobotsParser =
 export type RobotsRules =
   | { kind: 'rules'; robot: Robot }
   | { kind: 'allow-all'; why: string }
-  | { kind: 'disallow-all'; why: string };
+  | { kind: 'disallow-all'; why: string; unreachable?: boolean };
 
 export interface RobotsOptions {
   userAgent: string;
@@ -75,14 +83,14 @@ export async function loadRobots(origin: string, opts: RobotsOptions, signal?: A
       }
       await res.body?.cancel().catch(() => {});
       if (res.status >= 500 || res.status === 429) {
-        last = { kind: 'disallow-all', why: `robots.txt answered ${res.status} (unreachable)` };
+        last = { kind: 'disallow-all', why: `robots.txt answered ${res.status} (unreachable)`, unreachable: true };
         continue;
       }
       return { kind: 'allow-all', why: `robots.txt answered ${res.status}` };
     } catch (err) {
       if (signal?.aborted) throw err;
       if (timeout.aborted) {
-        last = { kind: 'disallow-all', why: `robots.txt timed out after ${opts.timeoutMs} ms (unreachable)` };
+        last = { kind: 'disallow-all', why: `robots.txt timed out after ${opts.timeoutMs} ms (unreachable)`, unreachable: true };
         continue;
       }
       return { kind: 'allow-all', why: `robots.txt not reachable: ${(err as Error).message}` };
@@ -131,16 +139,27 @@ export class RobotsBook {
     return userAgent ?? this.deps.robotsUserAgent ?? DEFAULT_ROBOTS_USER_AGENT;
   }
 
-  rules(runId: string, origin: string, userAgent: string, signal?: AbortSignal): Promise<RobotsRules> {
+  async rules(runId: string, origin: string, userAgent: string, signal?: AbortSignal): Promise<RobotsRules> {
     const key = `${runId}\n${origin}\n${userAgent}`;
+    const attempt = activityAttempt();
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = loadRobots(origin, { userAgent, timeoutMs: this.deps.robotsTimeoutMs ?? DEFAULT_TIMEOUT_MS, fetch: this.deps.robotsFetch ?? fetch }, signal);
+      // Later attempts wait longer: the timeout that made the last one fail may be the machine's.
+      const timeoutMs = (this.deps.robotsTimeoutMs ?? DEFAULT_TIMEOUT_MS) * Math.min(Number.isFinite(attempt) ? attempt : 1, ROBOTS_UNREACHABLE_ATTEMPTS);
+      entry = loadRobots(origin, { userAgent, timeoutMs, fetch: this.deps.robotsFetch ?? fetch }, signal);
       entry.catch(() => this.entries.delete(key));
       this.entries.set(key, entry);
       while (this.entries.size > MAX_CACHED) this.entries.delete(this.entries.keys().next().value as string);
     }
-    return entry;
+    const rules = await entry;
+    if (rules.kind === 'disallow-all' && rules.unreachable && attempt < ROBOTS_UNREACHABLE_ATTEMPTS) {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+      throw ApplicationFailure.retryable(
+        `${origin}: ${rules.why}; tried again on the next attempt (this is ${attempt} of ${ROBOTS_UNREACHABLE_ATTEMPTS}) before the origin counts as disallowed`,
+        'robots_unreachable',
+      );
+    }
+    return rules;
   }
 
   /** False when the site's robots.txt disallows any of `urls` (a page and its final URL) for the agent. */
@@ -154,6 +173,15 @@ export class RobotsBook {
       if (rules.kind === 'rules' && rules.robot.isAllowed(url, userAgent) === false) return false;
     }
     return true;
+  }
+}
+
+/** This activity attempt's number; Infinity outside an activity (no retry to wait for: decide now). */
+function activityAttempt(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }
 

@@ -49,7 +49,36 @@ export interface CollectInput {
    * first run, every page is new); unchanged pages are stored as stubs pointing at that copy.
    */
   changes?: { previousRunId: string | null };
+  /** Start here when no attempt of this call heartbeated yet (handed over by a follower). */
+  cursor?: CollectCursor;
 }
+
+/** Where a collector stands in a job's results; heartbeated, and carried in workflow state. */
+export interface CollectCursor {
+  /** Items of the job read so far (the next status page's `skip`). */
+  skip: number;
+  /** Status pages read. */
+  pages: number;
+  /** Documents written. */
+  written: number;
+  /** Documents dropped because robots.txt disallows them (robots check on). */
+  robots?: number;
+}
+
+export interface FollowJobInput extends CollectInput {
+  /** Override of the worker's slice length (tests). */
+  sliceMs?: number;
+}
+
+/**
+ * `done`: the job ended and every page is stored. `slice`: the call's time is up (or it was
+ * asked to stop); call again with the cursor. `at-end`: this service ignores `skip`, so
+ * following would download the same pages again and again; collect once when the job ends.
+ */
+export type FollowJobResult =
+  | { kind: 'done'; collected: CollectResult; summary: JobSummary }
+  | { kind: 'slice'; cursor: CollectCursor }
+  | { kind: 'at-end'; cursor: CollectCursor; reason: string };
 
 export interface CollectResult {
   jobId: string;

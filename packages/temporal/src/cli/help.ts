@@ -32,7 +32,7 @@ export const HELP = `webdata: durable web data pipelines on Temporal
   webdata schedule create|list|pause|unpause|delete
   webdata worker                      run a worker configured from WEBDATA_* and TEMPORAL_* variables
   webdata webhooks --port N           run the webhook receiver (signals runs when jobs end)
-  webdata export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...]
+  webdata export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...] [--follow]
   webdata changes <series> [--diff]   what the latest run of a series (a schedule) found changed
   webdata parse <file>... [options]   parse PDF, DOCX, HTML and text files into the store (parseDocuments)
 
@@ -123,10 +123,15 @@ WEBDATA_WEBHOOK_SIGNATURE_HEADERS  comma list of headers a signature is read fro
 ${CONNECTION}`,
 
   export: `usage: webdata export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...] [--job JOB-ID]
+                      [--follow [--workflow WORKFLOW-ID]]
 
 Writes a run's stored documents to stdout: JSON Lines ({url, markdown, jobId, kind, metadata})
 or one markdown file. The store is --store, else WEBDATA_STORE, else .data/store (the one
-\`webdata dev\` uses); it must be the store the worker wrote.`,
+\`webdata dev\` uses); it must be the store the worker wrote.
+
+--follow keeps writing documents as the worker stores them while the run goes on, and ends
+when its workflow (--workflow, default the run id) has closed and every document is written.
+It reads Temporal as \`webdata status\` does.`,
   changes: `usage: webdata changes <series> [--run RUN-ID] [--diff] [--json] [--store DIR|postgres://...]
 
 What the latest completed run of a series found changed since the run before it: counts of

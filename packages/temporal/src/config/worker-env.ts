@@ -16,6 +16,7 @@ const envSchema = z.object({
   WEBDATA_MAX_CONCURRENT_ACTIVITIES: positiveInt('WEBDATA_MAX_CONCURRENT_ACTIVITIES').optional(),
   WEBDATA_MAX_CONCURRENT_WORKFLOW_TASKS: positiveInt('WEBDATA_MAX_CONCURRENT_WORKFLOW_TASKS').optional(),
   WEBDATA_MAX_ACTIVITIES_PER_SECOND: positiveNumber('WEBDATA_MAX_ACTIVITIES_PER_SECOND').optional(),
+  WEBDATA_WORKFLOW_THREADS: positiveInt('WEBDATA_WORKFLOW_THREADS').optional(),
   WEBDATA_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   WEBDATA_API_TIMEOUT_MS: positiveInt('WEBDATA_API_TIMEOUT_MS').optional(),
   WEBDATA_COLLECT_PAGE_SIZE: positiveInt('WEBDATA_COLLECT_PAGE_SIZE').optional(),
@@ -39,6 +40,8 @@ export interface WorkerSettings {
   store: string;
   maxConcurrentActivities?: number;
   maxConcurrentWorkflowTasks?: number;
+  /** Threads that run workflow code (each with its own V8 context). */
+  workflowThreads?: number;
   /** Task-queue-wide activity rate: all workers together stay under the service's rate limit. */
   maxTaskQueueActivitiesPerSecond?: number;
   workflowBundlePath?: string;
@@ -92,6 +95,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     maxConcurrentActivities: e.WEBDATA_MAX_CONCURRENT_ACTIVITIES,
     maxConcurrentWorkflowTasks: e.WEBDATA_MAX_CONCURRENT_WORKFLOW_TASKS,
     maxTaskQueueActivitiesPerSecond: e.WEBDATA_MAX_ACTIVITIES_PER_SECOND,
+    workflowThreads: e.WEBDATA_WORKFLOW_THREADS,
     workflowBundlePath: e.WEBDATA_WORKFLOW_BUNDLE,
     apiTimeoutMs: e.WEBDATA_API_TIMEOUT_MS,
     collectPageSize: e.WEBDATA_COLLECT_PAGE_SIZE,

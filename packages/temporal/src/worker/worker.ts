@@ -24,9 +24,26 @@ export interface WebDataWorkerOptions {
   store: DocumentStore;
   /** A prebuilt bundle (see scripts/bundle-workflows.ts); default: bundle src/workflows at start. */
   workflowBundlePath?: string;
+  /**
+   * Default the SDK's 100. Kept after measuring (bench/many-pipelines.ts, 100 pipelines of 50
+   * pages at once, one worker): with 100 slots activities waited for one (schedule → start p95
+   * 5.4 s) but with 400 they did not (1.4 s) and the runs were slower (0.77x the service's
+   * ceiling against 0.93x and 0.81x with 100, same run), because more of the runs' job followers
+   * read status pages at once, and those requests (2,589 against 2,150-2,268) take CPU from the
+   * service's scraping. Slots throttle the service load; raise them with the service's capacity.
+   */
   maxConcurrentActivityTaskExecutions?: number;
   maxConcurrentWorkflowTaskExecutions?: number;
   maxTaskQueueActivitiesPerSecond?: number;
+  /**
+   * Threads that run workflow code (WorkerOptions.workflowThreadPoolSize), each with its own V8
+   * context. Default the SDK's: 1 with the reused context. Measured (bench/many-pipelines.ts,
+   * 100 runs at once on one worker, 2-core machine at load ~38): 2 threads ran at 0.23x the
+   * service's ceiling where 1 ran at 0.39x in the same run — on a machine without idle cores a
+   * second thread only adds contention. Raise it on a worker host with cores to spare: the
+   * workflow thread is the worker's busiest (70% busy while 100 pipelines ran, CPU profile).
+   */
+  workflowThreads?: number;
   collectPageSize?: number;
   /** robots.txt agent of the pipeline's own robots check; default `WebDataBot` (ActivityDeps.robotsUserAgent). */
   robotsUserAgent?: string;
@@ -71,6 +88,7 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
     maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTaskExecutions,
     maxTaskQueueActivitiesPerSecond: options.maxTaskQueueActivitiesPerSecond,
+    ...(options.workflowThreads ? { workflowThreadPoolSize: options.workflowThreads } : {}),
     ...(options.deployment ? {
       workerDeploymentOptions: {
         useWorkerVersioning: true,
@@ -110,6 +128,7 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
     maxConcurrentActivityTaskExecutions: settings.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: settings.maxConcurrentWorkflowTasks,
     maxTaskQueueActivitiesPerSecond: settings.maxTaskQueueActivitiesPerSecond,
+    workflowThreads: settings.workflowThreads,
     collectPageSize: settings.collectPageSize,
     robotsUserAgent: settings.robotsUserAgent,
     changesWebhookSecret: settings.changesWebhookSecret,
@@ -161,16 +180,36 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
   const ready = `webdata worker: task queue ${settings.taskQueue}, service ${settings.apiUrl}, store ${settings.store}`;
   const version = settings.deployment ? `, deployment ${settings.deployment.deploymentName} build ${settings.deployment.buildId}` : '';
   const exporting = (settings.metricsBind ? `, metrics on http://${settings.metricsBind}/metrics` : '') + version;
-  if (settings.logFormat === 'json') {
-    console.log(formatLogLine({ level: 'INFO', message: ready + exporting, timestampNanos: BigInt(Date.now()) * 1_000_000n, meta: { taskQueue: settings.taskQueue } }, 'json'));
-  } else {
-    console.log(ready + exporting);
-  }
+  const say = (message: string) => console.log(settings.logFormat === 'json'
+    ? formatLogLine({ level: 'INFO', message, timestampNanos: BigInt(Date.now()) * 1_000_000n, meta: { taskQueue: settings.taskQueue } }, 'json')
+    : message);
+  say(ready + exporting);
+  // What the worker runs with, defaults resolved: the first thing to read when runs queue up.
+  say(`webdata worker: concurrency ${describeConcurrency(worker.options)}`);
   try {
     await worker.run();
   } finally {
     await built.close();
   }
+}
+
+type SlotOptions = { type: string; numSlots?: number };
+type PollerOptions = { type: string; maximum?: number };
+
+/** One line of the worker's effective slots, cache and pollers (`activities 100, workflow tasks 40, ...`). */
+export function describeConcurrency(options: Worker['options']): string {
+  const slots = (s: SlotOptions) => (s.type === 'fixed-size' ? String(s.numSlots) : s.type);
+  const pollers = (p: PollerOptions) => (p.type === 'simple-maximum' ? String(p.maximum) : p.type);
+  const tuner = options.tuner as unknown as { activityTaskSlotSupplier: SlotOptions; workflowTaskSlotSupplier: SlotOptions };
+  return [
+    `activities ${slots(tuner.activityTaskSlotSupplier)}`,
+    `workflow tasks ${slots(tuner.workflowTaskSlotSupplier)}`,
+    `workflow threads ${options.workflowThreadPoolSize}`,
+    `cached workflows ${options.maxCachedWorkflows}`,
+    `activity pollers ${pollers(options.activityTaskPollerBehavior as PollerOptions)}`,
+    `workflow task pollers ${pollers(options.workflowTaskPollerBehavior as PollerOptions)}`,
+    `activities/s on the queue ${options.maxTaskQueueActivitiesPerSecond ?? 'unlimited'}`,
+  ].join(', ');
 }
 
 /**

@@ -1,5 +1,5 @@
 // Activity proxies, one per retry group. Workflows import activity *types* only.
-import { proxyActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import {
   agentStartRetryPolicy,
@@ -30,6 +30,16 @@ export const collectors = proxyActivities<Activities>({
   // A dead worker is noticed after this long; the retry resumes from the last heartbeat.
   heartbeatTimeout: '10 seconds',
   retry: collectorRetryPolicy,
+});
+/**
+ * A job's follower (see activities/collect.ts followJob). Cancelled at continue-as-new, it
+ * returns its cursor instead of failing; waiting for that answer carries the cursor on.
+ */
+export const followers = proxyActivities<Activities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: collectorRetryPolicy,
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 });
 export const browser = proxyActivities<Activities>({
   startToCloseTimeout: '6 minutes',

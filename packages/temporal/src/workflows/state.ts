@@ -1,6 +1,6 @@
 // The pipeline's durable state: everything a continue-as-new carries to the next run.
 import type { PipelineConfig, StageName } from './input.js';
-import type { ChangeReport, JobKind, StoreReference } from '../activities/types.js';
+import type { ChangeReport, CollectCursor, JobKind, StoreReference } from '../activities/types.js';
 
 /** `cancelled`: the stage was running when the run was cancelled. */
 export type StageStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'repaired' | 'cancelled';
@@ -51,6 +51,11 @@ export interface ActiveJob {
   tight: boolean;
   /** The job's own credits at the last status read, counted in the run's total if the stage fails. */
   creditsSeen?: number;
+  /**
+   * The follower's place in the job's results, handed over at continue-as-new; `atEnd`: why
+   * this service is collected once at the end instead (it ignores `skip`).
+   */
+  follow?: { cursor: CollectCursor; atEnd?: string };
 }
 
 export interface PipelineState {

@@ -12,6 +12,8 @@ export interface WaitOptions {
   allowance: () => number;
   /** Poll at the minimum interval (budget watch on a `stop` strategy). */
   tight: boolean;
+  /** The job's end as someone else saw it (the follower): wakes the wait and answers for a poll. */
+  ended?: () => JobSummary | undefined;
 }
 
 export type WaitOutcome =
@@ -25,7 +27,7 @@ export async function waitForJob(rt: PipelineRuntime, job: ActiveJob, options: W
   let interval = polling.minIntervalMs;
   let stoppedForBudget = false;
   for (;;) {
-    const summary = await reads.getJobSummary.executeWithOptions(
+    const summary = options.ended?.() ?? await reads.getJobSummary.executeWithOptions(
       { summary: `status ${job.kind} ${job.jobId}` },
       [{ kind: job.kind, jobId: job.jobId }],
     );
@@ -50,9 +52,9 @@ export async function waitForJob(rt: PipelineRuntime, job: ActiveJob, options: W
     // Long waits hand over to a fresh run; the job id travels in the state.
     if (workflowInfo().continueAsNewSuggested) return { kind: 'continue-as-new' };
 
-    const woke = await condition(() => rt.hasEvent(job.jobId), interval);
+    const woke = await condition(() => rt.hasEvent(job.jobId) || options.ended?.() !== undefined, interval);
     if (woke) {
-      rt.takeEvents(job.jobId);
+      if (rt.hasEvent(job.jobId)) rt.takeEvents(job.jobId);
       interval = polling.minIntervalMs;
     } else {
       interval = options.tight ? polling.minIntervalMs : Math.min(polling.maxIntervalMs, Math.round(interval * 1.6));

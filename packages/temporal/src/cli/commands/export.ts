@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { DocumentStore, StoredDocument } from 'webdata-storage';
+import { connectClient, type CliConnection } from '../connect.js';
 import { CliError, UsageError } from '../errors.js';
 import { openCliStore } from '../store-arg.js';
 
@@ -16,11 +18,18 @@ async function resolved(store: DocumentStore, doc: StoredDocument): Promise<Stor
 
 /** Writes a run's documents: JSON Lines ({url, markdown, metadata...}) or one markdown file. */
 export async function exportCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { format: { type: 'string' }, store: { type: 'string' }, job: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { format: { type: 'string' }, store: { type: 'string' }, job: { type: 'string' }, follow: { type: 'boolean' }, workflow: { type: 'string' } },
+  });
   const runId = positionals[0];
   const format = values.format ?? 'jsonl';
   if (!runId || positionals.length > 1) throw new UsageError('one run id is required: webdata export <run-id> [--format jsonl|markdown] [--store <folder|postgres://...>] [--job <job-id>]');
   if (format !== 'jsonl' && format !== 'markdown') throw new UsageError(`--format: "${format}" is not a format (formats: jsonl, markdown)`);
+  if (values.workflow !== undefined && !values.follow) throw new UsageError('--workflow goes with --follow: webdata export <run-id> --follow [--workflow <workflow-id>]');
+  // Following ends when the run's workflow has closed: connect before reading anything.
+  const conn = values.follow ? await connectClient() : undefined;
   const where = openCliStore(values.store);
   const { store } = where;
   // `webdata export … | head` closes the pipe early: stop quietly instead of crashing.
@@ -32,7 +41,11 @@ export async function exportCommand(argv: string[]): Promise<number> {
   try {
     let n = 0;
     try {
-      for await (const stored of store.readDocuments(runId, values.job ? { jobId: values.job } : {})) {
+      const scope = values.job ? { jobId: values.job } : {};
+      const docs = conn
+        ? store.followDocuments(runId, { ...scope, until: workflowClosed(conn, values.workflow ?? runId), intervalMs: 500 })
+        : store.readDocuments(runId, scope);
+      for await (const stored of docs) {
         if (closed) break;
         const doc = await resolved(store, stored);
         n += 1;
@@ -42,7 +55,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
         if (!process.stdout.write(line) && !closed) await new Promise((r) => { process.stdout.once('drain', r); process.stdout.once('error', r); });
       }
     } catch (err) {
-      throw where.readFailure(err);
+      throw err instanceof CliError ? err : where.readFailure(err);
     }
     if (n === 0) {
       throw new CliError(`no documents stored for run ${runId}${values.job ? ` (job ${values.job})` : ''} in ${where.label}: check the run id (the workflow id unless input.runId was set) and that this is the store the worker wrote`);
@@ -50,5 +63,21 @@ export async function exportCommand(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await store.close().catch(() => {});
+    await conn?.close();
   }
+}
+
+/** True once the workflow (the latest run of its chain) is no longer running. */
+function workflowClosed(conn: CliConnection, workflowId: string): () => Promise<boolean> {
+  return async () => {
+    try {
+      const { status } = await conn.client.workflow.getHandle(workflowId).describe();
+      return status.name !== 'RUNNING';
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) {
+        throw new CliError(`--follow: no workflow ${workflowId} in namespace ${conn.namespace} at ${conn.address}: give the run's workflow with --workflow (the run id is the workflow id unless input.runId was set)`, 1, { cause: err });
+      }
+      throw err;
+    }
+  };
 }

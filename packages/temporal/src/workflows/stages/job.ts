@@ -1,6 +1,6 @@
 // The shared life of a crawl or batch job inside a stage: start it once (idempotency key kept
 // in state), wait for it, collect its results into the store, and cancel it on cancellation.
-import { CancellationScope, isCancellation, uuid4 } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, patched, uuid4 } from '@temporalio/workflow';
 import type { CollectResult, JobKind, StartJobResult } from '../../activities/types.js';
 import { cleanup, collectors } from '../activities.js';
 import { spend } from '../credit-guard.js';
@@ -8,8 +8,12 @@ import type { StageName } from '../input.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { addNote, noteNotAvailable } from '../report-notes.js';
 import { waitForJob } from '../wait-for-job.js';
+import { startFollower } from './follow.js';
 import { robotsCheck } from './robots.js';
 import type { StageOutcome } from './types.js';
+
+/** Pages are stored while the job runs (a follower beside the wait), not only after it ends. */
+export const STREAMING_COLLECT = 'streaming-collect';
 
 export interface JobPlan {
   stage: StageName;
@@ -50,23 +54,36 @@ export async function runJob(rt: PipelineRuntime, plan: JobPlan): Promise<StageO
 
   try {
     const active = state.activeJob as NonNullable<typeof state.activeJob>;
+    // Documents robots.txt disallows are not stored (the service's scrape does not check).
+    // Histories from before streaming asked for the robots check after the wait: kept so.
+    const streaming = patched(STREAMING_COLLECT);
+    const inputFor = () => {
+      const robots = robotsCheck(rt);
+      return {
+        runId: state.runId,
+        jobId,
+        ...(robots ? { robots } : {}),
+        ...(state.changes ? { changes: { previousRunId: state.changes.previousRunId } } : {}),
+      };
+    };
+    const followInput = streaming ? inputFor() : undefined;
+    const follower = followInput && !active.follow?.atEnd ? startFollower(active, followInput) : undefined;
     const waited = await waitForJob(rt, active, {
       allowance: () => active.allowance ?? Number.POSITIVE_INFINITY,
       tight: active.tight,
+      ...(follower ? { ended: follower.ended } : {}),
     });
-    if (waited.kind === 'continue-as-new') return { kind: 'continue-as-new' };
+    if (waited.kind === 'continue-as-new') {
+      await follower?.stop();
+      return { kind: 'continue-as-new' };
+    }
 
-    // Documents robots.txt disallows are not stored (the service's scrape does not check).
-    const robots = robotsCheck(rt);
-    const collectInput = {
-      runId: state.runId,
-      jobId,
-      ...(robots ? { robots } : {}),
-      ...(state.changes ? { changes: { previousRunId: state.changes.previousRunId } } : {}),
-    };
-    const collected = plan.kind === 'crawl'
-      ? await collectors.collectCrawl.executeWithOptions({ summary: `collect crawl ${jobId}` }, [collectInput])
-      : await collectors.collectBatch.executeWithOptions({ summary: `collect batch ${jobId}` }, [collectInput]);
+    const followed = follower ? await follower.result : undefined;
+    if (active.follow?.atEnd) addNote(report, `collected when the job ended: this service ignores skip (${active.follow.atEnd})`);
+    const atEnd = { ...(followInput ?? inputFor()), ...(active.follow ? { cursor: active.follow.cursor } : {}) };
+    const collected = followed ?? (plan.kind === 'crawl'
+      ? await collectors.collectCrawl.executeWithOptions({ summary: `collect crawl ${jobId}` }, [atEnd])
+      : await collectors.collectBatch.executeWithOptions({ summary: `collect batch ${jobId}` }, [atEnd]));
     state.activeJob = undefined;
     report.documents = collected.documents;
     report.failures = collected.failures;
