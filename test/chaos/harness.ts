@@ -201,6 +201,11 @@ export interface RecordedRequest {
   at: number;
   /** When the answer was finished (or the socket closed). */
   doneAt: number;
+  /**
+   * When its status line and headers were written: no client can hold the answer earlier. A
+   * busy service process can record `doneAt` some ms after the client already read the answer.
+   */
+  answeredAt: number;
   method: string;
   path: string;
   /** Path and query, as sent. */
@@ -298,6 +303,13 @@ export async function startRecordingService(options: { sitePages: number; seed?:
     const auth = String(req.headers.authorization ?? '');
     const key = auth.startsWith('Bearer ') ? auth.slice(7) : '';
     let recorded = false;
+    let headAt: number | undefined;
+    // res.end() without writeHead() goes through writeHead too (ServerResponse._implicitHeader).
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.writeHead = ((...args: unknown[]) => {
+      headAt ??= Date.now();
+      return writeHead(...args);
+    }) as typeof res.writeHead;
     let answer: () => void = () => {};
     const answered = new Promise<void>((r) => { answer = r; });
     const id = nextId++;
@@ -312,7 +324,7 @@ export async function startRecordingService(options: { sitePages: number; seed?:
       const ra = res.getHeader('retry-after');
       const fault = res.getHeader(FAULT_HEADER);
       requests.push({
-        at, doneAt: Date.now(), method, path, url: req.url ?? '/', route, key,
+        at, doneAt: Date.now(), answeredAt: headAt ?? Date.now(), method, path, url: req.url ?? '/', route, key,
         status: res.headersSent ? res.statusCode : 0,
         ...(ra !== undefined ? { retryAfterSec: Number(ra) } : {}),
         ...(fault !== undefined ? { fault: String(fault) } : {}),

@@ -495,10 +495,11 @@ test('3. 5xx, 429 storms with Retry-After, latency and lost webhooks', { timeout
   for (const r of rateLimited) {
     const next = mine.find((n) => n.route === r.route && n.at > r.at);
     if (!next) continue;
-    const waited = next.at - r.doneAt;
+    // From when the 429 was written: the client cannot have read it before then.
+    const waited = next.at - r.answeredAt;
     slack.push(waited - (r.retryAfterSec as number) * 1000);
     if (waited < (r.retryAfterSec as number) * 1000) {
-      violations.push(`${r.route}: 429 (Retry-After ${r.retryAfterSec}) answered at ${r.doneAt}, next request ${waited} ms later`);
+      violations.push(`${r.route}: 429 (Retry-After ${r.retryAfterSec}) answered at ${r.answeredAt}, next request ${waited} ms later`);
     }
   }
   const injected5xx = mine.filter((r) => r.fault === 'error').length;
