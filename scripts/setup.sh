@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# One-time setup of a fresh machine (Debian, root or sudo): npm packages, the Temporal CLI
-# (built once into ~/.cache/webdata-temporal, keyed by version), Chromium and the interact
+# One-time setup of a fresh machine (Debian, root or sudo): npm packages, the Temporal CLI and
+# the Temporal server (built once into ~/.cache/webdata-temporal, keyed by version), Chromium and the interact
 # runtimes, and PostgreSQL binaries for the store tests. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +27,11 @@ npm install --no-audit --no-fund
 
 echo "setup: Temporal CLI"
 node --conditions=webdata-source --import tsx scripts/ensure-temporal-cli.ts
+
+# The Temporal server itself (not the dev server) for npm run test:scale: after the CLI, whose
+# compiled packages it shares; cached outside the clone, keyed by version.
+echo "setup: Temporal server"
+bash scripts/temporal-server.sh build
 
 echo "setup: interact runtimes"
 bash scripts/install-interact-deps.sh
