@@ -2,10 +2,12 @@
 // demo site, side by side in one run: the Temporal pipeline (with webhooks, and polling only),
 // the Firecrawl SDK's crawl() waiter, and a hand-written loop over WebDataClient. Requests and
 // bytes are counted inside the service (see lib/counting-service.ts). Prints medians and
-// ratios, never pass/fail.
+// ratios, never pass/fail, and the issue's goals next to them (pipeline overhead <= 2x the hand
+// loop's, pipeline wall <= 0.9x the SDK waiter's). When the open-source server's build is cached
+// (../shared/firecrawl-oss/), the same three clients also crawl a smaller site through it.
 //
-//   node --import tsx bench/pipeline-vs-direct.ts [--pages=1000] [--runs=3]
-//   (or BENCH_PAGES, BENCH_RUNS; BENCH_TIMEOUT_S bounds the whole run)
+//   node --import tsx bench/pipeline-vs-direct.ts [--pages=1000] [--runs=3] [--oss-pages=50]
+//   (or BENCH_PAGES, BENCH_RUNS, BENCH_OSS_PAGES (0: no OSS variant); BENCH_TIMEOUT_S bounds the whole run)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +18,8 @@ import { startCountingService, diff, type CountingService } from './lib/counting
 import { handLoopCrawl, sdkCrawl } from './lib/direct-clients.js';
 import { intOption, runBench, timeoutMs, type Closers } from './lib/harness.js';
 import { historyChain, type ChainHistory } from './lib/history.js';
+import { ossBuild, startOssServer } from './lib/oss-server.js';
+import { startDemoSite } from '../packages/service/src/demo-site/index.js';
 import { pipelineCrawl } from './lib/pipeline-run.js';
 import { bytes, fixed, int, median, medianOf, ratio, seconds } from './lib/stats.js';
 import { printTable } from './lib/table.js';
@@ -56,7 +60,7 @@ interface Runner {
   (client: ClientName): Promise<{ jobId: string; documents: number; endedAt: number; history?: () => Promise<ChainHistory> }>;
 }
 
-export async function pipelineVsDirect(closers: Closers, log: (line: string) => void, pages: number, runs: number): Promise<void> {
+export async function pipelineVsDirect(closers: Closers, log: (line: string) => void, pages: number, runs: number, ossPages = 0): Promise<void> {
   const sitePages = Math.ceil(pages * 1.2) + 20;
   log(`demo site of ${sitePages} content pages, crawl limit ${pages}, ${runs} runs per client`);
   const svc = await startCountingService({ pages: sitePages });
@@ -107,6 +111,75 @@ export async function pipelineVsDirect(closers: Closers, log: (line: string) => 
     }
   }
   report(results, pages, runs);
+  if (ossPages > 0) await againstOss(closers, log, { temporal, dir, store, pages: ossPages });
+}
+
+/**
+ * The pipeline (polling only: that server's webhooks are unsigned), the SDK waiter and the hand
+ * loop against the open-source server, one run each, crawling the local demo site. That server
+ * ignores skip, so the pipeline must fall back to collecting once at the end.
+ */
+async function againstOss(
+  closers: Closers,
+  log: (line: string) => void,
+  ctx: { temporal: Awaited<ReturnType<typeof startBenchTemporal>>; dir: string; store: FilesystemStore; pages: number },
+): Promise<void> {
+  const where = ossBuild();
+  if ('missing' in where) {
+    console.log(`\nAgainst the open-source server: skipped, ${where.missing}.`);
+    return;
+  }
+  log('starting the open-source server (cached build)');
+  // That server refuses 127.0.0.1 as a target ("must have a valid top-level domain").
+  const site = await startDemoSite({ host: '127.0.0.10', pages: Math.ceil(ctx.pages * 1.2) + 20 });
+  closers.add('oss demo site', () => site.close());
+  const oss = await startOssServer(where);
+  closers.add('open-source server', () => oss.close());
+  const apiKey = 'fc-bench';
+  const api = new WebDataClient({ apiKey, baseUrl: oss.url });
+  closers.add('oss api client', () => api.close());
+  const taskQueue = `bench-oss-${Date.now()}`;
+  const worker = await spawnWorker({
+    temporalAddress: ctx.temporal.address,
+    namespace: ctx.temporal.namespace,
+    taskQueue,
+    apiUrl: oss.url,
+    apiKey,
+    store: join(ctx.dir, 'worker-oss'),
+    bundlePath: ctx.temporal.bundlePath,
+  });
+  closers.add('oss worker', () => worker.stop());
+  const url = `${site.url}/`;
+  const body = { url, limit: ctx.pages };
+  const rows: string[][] = [];
+  const walls: Partial<Record<ClientName, number>> = {};
+  for (const client of ['pipeline-polling', 'sdk', 'hand'] as const) {
+    const t0 = Date.now();
+    let documents = 0;
+    let extra = '';
+    try {
+      if (client === 'hand') documents = (await handLoopCrawl(api, ctx.store, `oss-hand-${Date.now()}`, body, POLL_SECONDS * 1000)).documents;
+      else if (client === 'sdk') documents = (await sdkCrawl(oss.url, apiKey, body, POLL_SECONDS)).documents;
+      else {
+        const out = await pipelineCrawl(ctx.temporal.client, { url, limit: ctx.pages, taskQueue });
+        documents = out.documents;
+        const history = await historyChain(ctx.temporal.client, out.workflowId, out.firstRunId);
+        const atEnd = out.result.stages.crawl?.notes?.find((n) => /ignores skip/.test(n));
+        extra = `${out.status}; ${history.events} events; ${atEnd ? 'fell back: collected at the end' : 'followed while running'}`;
+      }
+    } catch (err) {
+      extra = `failed: ${(err as Error).message.split('\n')[0]}`;
+    }
+    walls[client] = Date.now() - t0;
+    log(`oss ${client}: ${documents} pages in ${seconds(walls[client] as number)} s ${extra}`);
+    rows.push([LABELS[client], int(documents), seconds(walls[client] as number), extra]);
+  }
+  printTable(
+    `Against the open-source server: crawl + collect of ${int(ctx.pages)} pages (one run each)`,
+    ['client', 'pages stored', 'wall s', 'notes'],
+    rows.map((r, i) => [...r.slice(0, 3), i === 0 ? `${r[3]}; wall ${ratio(walls['pipeline-polling'] as number, walls.sdk as number)} the SDK's` : r[3]]),
+    ['', 'That server renders every page in Chromium and ignores skip/limit (every status GET returns all documents so far).'],
+  );
 }
 
 async function measure(svc: CountingService, api: WebDataClient, client: ClientName, run: Runner): Promise<Measured> {
@@ -172,8 +245,23 @@ function report(results: Measured[], pages: number, runs: number): void {
       '',
       '"job created", "last page" (completedAt) and "knew done" (the first status answer saying completed) are the service\'s',
       `own times. The hand loop reads status pages back to back while they bring documents and sleeps ${POLL_SECONDS} s when one`,
-      `brings none; the SDK polls every ${POLL_SECONDS} s; the pipeline polls from 1 s backing off to 30 s, and a webhook wakes it at once.`,
+      `brings none; the SDK polls every ${POLL_SECONDS} s. The pipeline follows the job from its start (an activity that stores each`,
+      'status page as it comes, like the hand loop), and polls a one-document status from 1 s backing off to 30 s for progress',
+      'and the budget (a webhook wakes it at once); when the follower has stored the tail, the wait ends without another poll.',
     ],
+  );
+
+  const overheadOf = (c: ClientName) => medianOf(of(c), (r) => r.wallMs - r.jobMs);
+  const sdkWall = medianOf(of('sdk'), (r) => r.wallMs);
+  const handOverhead = overheadOf('hand');
+  printTable(
+    'Goals (issue 14): pipeline overhead <= 2x the hand loop\'s, pipeline wall <= 0.9x the SDK waiter\'s',
+    ['client', 'overhead s', 'overhead × hand loop', 'goal <= 2x', 'wall × SDK waiter', 'goal <= 0.9x'],
+    (['pipeline', 'pipeline-polling'] as const).filter((c) => of(c).length > 0).map((c) => {
+      const over = overheadOf(c);
+      const wall = medianOf(of(c), (r) => r.wallMs);
+      return [LABELS[c], seconds(over), ratio(over, handOverhead), over <= 2 * handOverhead ? 'met' : 'missed', ratio(wall, sdkWall), wall <= 0.9 * sdkWall ? 'met' : 'missed'];
+    }),
   );
 
   const routes = [...new Set(results.flatMap((r) => Object.keys(r.byRoute)))].sort();
@@ -210,5 +298,7 @@ function report(results: Measured[], pages: number, runs: number): void {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const pages = intOption('pages', 'BENCH_PAGES', 1000);
   const runs = intOption('runs', 'BENCH_RUNS', 3);
-  await runBench('pipeline-vs-direct', timeoutMs(1200), (closers, log) => pipelineVsDirect(closers, log, pages, runs));
+  const noOss = process.env.BENCH_OSS_PAGES === '0' || process.argv.includes('--oss-pages=0');
+  const ossPages = noOss ? 0 : intOption('oss-pages', 'BENCH_OSS_PAGES', 50);
+  await runBench('pipeline-vs-direct', timeoutMs(1200), (closers, log) => pipelineVsDirect(closers, log, pages, runs, ossPages));
 }

@@ -1,10 +1,10 @@
-// `npm run bench`: the three benchmarks at their default sizes, one after another, each in its
+// `npm run bench`: the four benchmarks at their default sizes, one after another, each in its
 // own process (its own Temporal dev server, service and worker, all stopped when it ends).
 // Sizes: each benchmark's flags/env (see its header); BENCH_TIMEOUT_S bounds each one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BENCHES = ['pipeline-vs-direct.ts', 'history-10k.ts', 'service-throughput.ts'];
+const BENCHES = ['pipeline-vs-direct.ts', 'history-10k.ts', 'service-throughput.ts', 'many-pipelines.ts'];
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** A child that outlives its own deadline by this much is killed. */
 const KILL_AFTER_MS = Number(process.env.BENCH_TIMEOUT_S ?? 1500) * 1000 + 120_000;

@@ -1,11 +1,16 @@
-// Local service throughput: pages per second of a crawl and of a batch scrape of the demo site
-// at maxConcurrency 1, 4 and 16, next to a plain undici fetch loop over the same URLs at the
-// same concurrency (bytes only: no robots.txt, sitemaps, link discovery or markdown). Job
-// times are the service's own (createdAt → completedAt), so polling does not blur them.
-// Prints medians and ratios, never pass/fail.
+// Local service throughput: pages per second of a crawl and of a batch scrape at maxConcurrency
+// 1, 4 and 16, next to a plain undici fetch loop over the same URLs at the same concurrency
+// (bytes only: no robots.txt, sitemaps, link discovery or markdown), on two sites: the demo site
+// (small pages) and a site of 15 KB pages rich in tables, lists and code, where HTML to markdown
+// is most of the work. Job times are the service's own (createdAt → completedAt), so polling
+// does not blur them. Everything runs in this process (service, its conversion threads, both
+// sites and the fetch loop), measured side by side. Prints medians and ratios, never pass/fail.
 //
-//   node --import tsx bench/service-throughput.ts [--pages=1000] [--runs=3] [--concurrency=1,4,16]
-//   (or BENCH_PAGES, BENCH_RUNS, BENCH_CONCURRENCY; BENCH_TIMEOUT_S bounds the whole run)
+//   node --import tsx bench/service-throughput.ts [--pages=1000] [--rich-pages=1000] [--runs=3] [--concurrency=1,4,16]
+//   (or BENCH_PAGES, BENCH_RICH_PAGES, BENCH_RUNS, BENCH_CONCURRENCY; BENCH_TIMEOUT_S bounds the
+//   whole run)
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { WebDataClient } from '../packages/client/src/client.js';
@@ -28,18 +33,36 @@ interface Sample {
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
-export async function serviceThroughput(closers: Closers, log: (line: string) => void, pages: number, runs: number, levels: number[]): Promise<void> {
+/** `richPages` 0 measures the demo site only. */
+export async function serviceThroughput(
+  closers: Closers, log: (line: string) => void, pages: number, runs: number, levels: number[], richPages = 0,
+): Promise<void> {
   const svc = await startCountingService({ pages, concurrency: Math.max(...levels) });
   closers.add('service', () => svc.close());
   const api = new WebDataClient({ apiKey: svc.apiKey, baseUrl: svc.url });
   closers.add('api client', () => api.close());
-  const start = `${svc.siteUrl}/`;
 
   log(`demo site of ${pages} content pages; warm-up crawl for the URL list`);
+  const start = `${svc.siteUrl}/`;
   const warm = await runJob(api, 'crawl', () => api.startCrawl({ url: start, limit: 100_000, maxConcurrency: Math.max(...levels) }));
   const urls = await jobUrls(api, warm.id);
-  log(`${urls.length} URLs; ${runs} runs of ${levels.length} concurrency levels`);
+  const summaries = [report(`demo site of ${int(pages)} content pages`, await measure(api, log, start, urls, runs, levels), urls.length, runs)];
 
+  if (richPages > 0) {
+    const site = await startRichSite(richPages);
+    closers.add('rich site', () => site.close());
+    const richUrls = Array.from({ length: richPages }, (_, i) => `${site.url}/p/${i + 1}`);
+    log(`rich site of ${richPages} pages of about ${fixed(site.pageBytes / 1024, 0)} KB; warm-up crawl`);
+    await runJob(api, 'crawl', () => api.startCrawl({ url: `${site.url}/`, limit: 100_000, maxConcurrency: Math.max(...levels) }));
+    summaries.push(report(`rich site of ${int(richPages)} pages of about ${fixed(site.pageBytes / 1024, 0)} KB (tables, lists, code)`,
+      await measure(api, log, `${site.url}/`, [`${site.url}/`, ...richUrls], runs, levels), richPages + 1, runs));
+  }
+  console.log('');
+  for (const line of summaries) console.log(line);
+}
+
+async function measure(api: WebDataClient, log: (line: string) => void, start: string, urls: string[], runs: number, levels: number[]): Promise<Sample[]> {
+  log(`${urls.length} URLs; ${runs} runs of ${levels.length} concurrency levels`);
   const samples: Sample[] = [];
   for (let run = 0; run < runs; run++) {
     for (const c of levels) {
@@ -55,7 +78,61 @@ export async function serviceThroughput(closers: Closers, log: (line: string) =>
       log(`run ${run + 1}/${runs}, concurrency ${c}: ${samples.slice(-3).map((s) => `${s.mode} ${fixed(s.pages / (s.ms / 1000), 0)} pages/s`).join(', ')}`);
     }
   }
-  report(samples, pages, urls.length, runs);
+  return samples;
+}
+
+// The rich site: /p/1 .. /p/N, each about 15 KB of sections with a table, a nested list, a code
+// block, a quote, an image and links to nearby pages; the home page links to every page.
+// Pages are rendered once up front, so serving them costs what serving a file would.
+const WORDS = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river stone cloud data node queue worker scrape crawl index page table list code'.split(' ');
+
+function richPage(n: number, total: number): string {
+  let seed = (n * 7919 + 13) >>> 0;
+  const rnd = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  const word = () => WORDS[Math.floor(rnd() * WORDS.length)];
+  const words = (k: number) => Array.from({ length: k }, word).join(' ');
+  const link = (i: number) => `<a href="/p/${((n + i - 1) % total) + 1}">${words(2)}</a>`;
+  const para = () => `<p>${words(12)} <strong>${words(2)}</strong>, ${words(8)} <em>${words(2)}</em> ${link(1 + Math.floor(rnd() * 20))} ${words(10)} <code>${word()}()</code> &amp; ${words(6)}.</p>`;
+  const parts = [`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Rich page ${n}</title>`,
+    `<meta name="description" content="${words(10)}"><link rel="canonical" href="/p/${n}"></head><body>`,
+    `<header class="site-header"><nav><a href="/">Home</a> <a href="/p/1">First</a> <a href="/p/${total}">Last</a></nav></header>`,
+    `<main><article><h1>Rich page ${n}</h1>`];
+  for (let s = 1; s <= 5; s++) {
+    parts.push(`<h2>Section ${s}: ${words(3)}</h2>`, para(), para(), '<table><thead><tr><th>Name</th><th>Value</th><th>Unit</th><th>Note</th></tr></thead><tbody>');
+    for (let i = 1; i <= 8; i++) parts.push(`<tr><td>${word()}</td><td>${Math.floor(rnd() * 1000)}</td><td>${word()}</td><td>${words(3)} ${link(i)}</td></tr>`);
+    parts.push('</tbody></table><ul>');
+    for (let i = 1; i <= 4; i++) parts.push(`<li>${words(4)} ${link(s * 4 + i)}<ol><li>${words(3)}</li><li><em>${words(2)}</em> ${words(2)}</li></ol></li>`);
+    parts.push('</ul>', `<pre><code class="language-ts">const ${word()} = await fetch("/p/${n}");\nfor (const x of ${word()}) {\n  if (x &lt; 3) console.log(x * 2);\n}\n</code></pre>`,
+      `<blockquote><p>${words(14)}</p></blockquote>`, `<p><img src="/img/${n}-${s}.png" alt="${words(2)}"> ${words(8)}</p>`, para());
+  }
+  parts.push(`</article></main><footer class="site-footer"><p>Footer ${words(4)}</p></footer></body></html>`);
+  return parts.join('\n');
+}
+
+async function startRichSite(total: number): Promise<{ url: string; pageBytes: number; close: () => Promise<void> }> {
+  const pages = Array.from({ length: total }, (_, i) => Buffer.from(richPage(i + 1, total)));
+  const list = Array.from({ length: total }, (_, i) => `<li><a href="/p/${i + 1}">Rich page ${i + 1}</a></li>`).join('');
+  const home = Buffer.from(`<!doctype html><html><head><title>Rich site</title></head><body><main><h1>Rich site</h1><ul>${list}</ul></main></body></html>`);
+  const server = createServer((req, res) => {
+    const n = /^\/p\/(\d+)$/.exec(req.url ?? '')?.[1];
+    const body = req.url === '/' ? home : n && Number(n) >= 1 && Number(n) <= total ? pages[Number(n) - 1] : null;
+    if (!body) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const pageBytes = pages.reduce((sum, p) => sum + p.length, 0) / total;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pageBytes,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
 }
 
 async function timed(mode: Mode, concurrency: number, work: () => Promise<{ pages: number; ms: number }>): Promise<Sample> {
@@ -108,7 +185,8 @@ async function fetchLoop(urls: string[], concurrency: number): Promise<number> {
   }
 }
 
-function report(samples: Sample[], sitePages: number, urls: number, runs: number): void {
+/** Prints the site's table; returns its one-line summary at the highest concurrency. */
+function report(site: string, samples: Sample[], urls: number, runs: number): string {
   const levels = [...new Set(samples.map((s) => s.concurrency))];
   const modes: Mode[] = ['crawl', 'batch scrape', 'undici fetch loop'];
   const rate = (mode: Mode, c: number) => medianOf(samples.filter((s) => s.mode === mode && s.concurrency === c), (s) => s.pages / (s.ms / 1000));
@@ -131,21 +209,26 @@ function report(samples: Sample[], sitePages: number, urls: number, runs: number
     }
   }
   printTable(
-    `Local service throughput: demo site of ${int(sitePages)} content pages, ${int(urls)} URLs crawled (medians of ${runs} runs)`,
+    `Local service throughput: ${site}, ${int(urls)} URLs (medians of ${runs} runs)`,
     ['mode', 'concurrency', 'pages', 'seconds', 'pages/s', 'vs fetch loop, same concurrency', `vs fetch loop, concurrency ${Math.min(...levels)}`, 'CPU ms / page'],
     rows,
     [
       '',
       'Crawl and batch times are the service\'s own (createdAt → completedAt). The fetch loop only downloads bytes;',
-      'the service also checks robots.txt, reads sitemaps, discovers links, converts HTML to markdown and keeps the',
-      'documents for paging. CPU is this process (service, demo site and client) per page.',
+      'the service also checks robots.txt, reads sitemaps, discovers links, converts HTML to markdown (in worker',
+      'threads) and keeps the documents for paging. CPU is this process (service and its threads, site, client) per page.',
     ],
   );
+  const top = Math.max(...levels);
+  const fetchRate = rate('undici fetch loop', top);
+  return `${site}, concurrency ${top}: batch scrape ${fixed(rate('batch scrape', top), 0)} pages/s = ${ratio(rate('batch scrape', top), fetchRate)}, `
+    + `crawl ${fixed(rate('crawl', top), 0)} pages/s = ${ratio(rate('crawl', top), fetchRate)} of the fetch loop's ${fixed(fetchRate, 0)} pages/s`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const pages = intOption('pages', 'BENCH_PAGES', 1000);
   const runs = intOption('runs', 'BENCH_RUNS', 3);
   const levels = listOption('concurrency', 'BENCH_CONCURRENCY', [1, 4, 16]);
-  await runBench('service-throughput', timeoutMs(900), (closers, log) => serviceThroughput(closers, log, pages, runs, levels));
+  const richPages = intOption('rich-pages', 'BENCH_RICH_PAGES', 1000);
+  await runBench('service-throughput', timeoutMs(900), (closers, log) => serviceThroughput(closers, log, pages, runs, levels, richPages));
 }

@@ -16,6 +16,12 @@ export interface WorkerProcessOptions {
   bundlePath: string;
   /** Give up waiting for the worker to report ready after this long. */
   readyTimeoutMs?: number;
+  /** Extra node options before the script (e.g. --cpu-prof, which NODE_OPTIONS does not take). */
+  nodeArgs?: string[];
+  /** Extra environment for this worker (e.g. WEBDATA_MAX_CONCURRENT_ACTIVITIES), over the inherited one. */
+  env?: Record<string, string>;
+  /** Called with each line the worker prints on stdout (e.g. its settings line). */
+  onLine?: (line: string) => void;
 }
 
 export interface WorkerProcess {
@@ -26,7 +32,7 @@ export interface WorkerProcess {
 }
 
 export async function spawnWorker(options: WorkerProcessOptions): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', 'packages/temporal/src/worker/worker.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--conditions=webdata-source', '--import', 'tsx', 'packages/temporal/src/worker/worker.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -38,9 +44,18 @@ export async function spawnWorker(options: WorkerProcessOptions): Promise<Worker
       WEBDATA_TASK_QUEUE: options.taskQueue,
       WEBDATA_WORKFLOW_BUNDLE: options.bundlePath,
       TEMPORAL_LOG_LEVEL: 'ERROR',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  if (options.onLine) {
+    let rest = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const lines = (rest + chunk.toString('utf8')).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) options.onLine?.(line);
+    });
+  }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (graceMs = 10_000) => {
     if (child.exitCode !== null || child.signalCode !== null) return;

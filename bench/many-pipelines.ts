@@ -1,0 +1,467 @@
+// Many pipelines at once, as a backend runs them (one run per customer site, schedules firing
+// together): N crawls of P pages each (default 100 × 100), each on its own demo site, started
+// at the same moment. Side by side in one run:
+//   1. the service's ceiling: the same N crawls started directly through the service API and
+//      collected by a hand loop (lib/direct-clients.ts) — no Temporal;
+//   2. N pipelines on one worker process, then on two (same task queue), with the webhook
+//      receiver (README "Run the worker in production").
+// Prints aggregate pages/s and its ratio to the ceiling, p50/p95 run latency, where the wall
+// time went, worker CPU and peak RSS, the history of the largest run and the worker settings.
+// Fails (exit 1) when a run's store does not hold exactly its site's pages.
+//
+//   node --conditions=webdata-source --import tsx bench/many-pipelines.ts [--pipelines=100] [--pipeline-pages=100] [--workers=1,2]
+//   (or MANY_PIPELINES, PAGES, MANY_PIPELINES_WORKERS; MANY_PIPELINES_WEBHOOKS=0 polls only;
+//   WEBDATA_MAX_* variables reach the workers; MANY_PIPELINES_VARIANTS compares worker settings
+//   side by side, e.g. "default;WEBDATA_MAX_CONCURRENT_ACTIVITIES=400"; MANY_PIPELINES_WORKER_NODE_ARGS
+//   e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the workers; BENCH_TIMEOUT_S bounds the whole run)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WebDataClient } from '../packages/client/src/client.js';
+import { startDemoSite, type DemoSite } from '../packages/service/src/demo-site/index.js';
+import { FilesystemStore } from '../packages/storage/src/index.js';
+import { startPipeline, type PipelineHandle } from '../packages/temporal/src/client/pipeline.js';
+import type { PipelineResult } from '../packages/temporal/src/workflows/state.js';
+import { startCountingService, diff, type CountingService } from './lib/counting-service.js';
+import { handLoopCrawl } from './lib/direct-clients.js';
+import { runHandLoops } from './lib/hand-loop-process.js';
+import { intOption, listOption, runBench, timeoutMs, type Closers } from './lib/harness.js';
+import { historyChain } from './lib/history.js';
+import { childPids, peakRss, readCpuSeconds, sampleProcess, type ProcessSampler } from './lib/proc-sampler.js';
+import { bytes, fixed, int, ratio, seconds } from './lib/stats.js';
+import { printTable } from './lib/table.js';
+import { startBenchTemporal, type BenchTemporal } from './lib/temporal.js';
+import { spawnWorker, type WorkerProcess } from './lib/worker-process.js';
+
+/** The hand loop's sleep when a status page brings nothing new (as in pipeline-vs-direct). */
+const HAND_POLL_MS = 1000;
+
+interface Run {
+  site: number;
+  runId: string;
+  jobId: string;
+  documents: number;
+  /** Start of the phase → the caller had every page stored. */
+  latencyMs: number;
+  /** The service's own times of the job (epoch ms). */
+  createdAt: number;
+  completedAt: number;
+}
+
+interface Phase {
+  label: string;
+  runs: Run[];
+  /** Epoch ms the phase started its runs. */
+  startedAt: number;
+  wallMs: number;
+  requests: number;
+  /** Requests per route (the service's count) during the phase. */
+  byRoute: Record<string, number>;
+  /** CPU seconds during the phase: the bench process (service, demo sites, webhook receiver), the Temporal dev server, each client process (hand loops or worker). */
+  cpu: { bench: number; temporal: number; workers: number[] };
+  /** Peak RSS per client process, KiB. */
+  workerPeakKb: number[];
+  /** Per-run timings read from the histories (pipelines only). */
+  timings?: Timings;
+  historyMaxEvents?: number;
+  historyLargest?: { bytes: number; event: string };
+  settings?: string;
+}
+
+interface Stack {
+  svc: CountingService;
+  sites: DemoSite[];
+  api: WebDataClient;
+  temporal: BenchTemporal;
+  dir: string;
+  pages: number;
+  webhooks: boolean;
+  log: (line: string) => void;
+}
+
+/** Worker environment variants to compare side by side: `;`-separated, each `default` or `NAME=value[,NAME=value]`. */
+export function parseVariants(raw: string | undefined): Array<Record<string, string>> {
+  if (!raw) return [{}];
+  return raw.split(';').map((v) => v.trim()).filter(Boolean).map((v) => v === 'default' ? {} : Object.fromEntries(v.split(',').map((kv) => {
+    const [k, ...rest] = kv.split('=');
+    if (!k || rest.length === 0) throw new Error(`MANY_PIPELINES_VARIANTS: "${kv}" is not NAME=value`);
+    return [k.trim(), rest.join('=').trim()];
+  })));
+}
+
+export async function manyPipelines(closers: Closers, log: (line: string) => void, count: number, pages: number, workerCounts: number[], webhooks: boolean, variants: Array<Record<string, string>> = [{}]): Promise<void> {
+  // Room above the limit so every crawl reaches exactly `pages` pages.
+  const sitePages = Math.ceil(pages * 1.2) + 20;
+  log(`${count} demo sites of ${sitePages} content pages, crawl limit ${pages}; workers ${workerCounts.join(', ')}; ${webhooks ? 'webhooks + polling' : 'polling only'}`);
+  const svc = await startCountingService({ pages: sitePages });
+  closers.add('service', () => svc.close());
+  // One site per run (own port, so own origin and URLs; own seed, so own content): a run that
+  // stored another run's pages, or a page twice, shows in the check.
+  const sites: DemoSite[] = [svc.site];
+  for (let i = 1; i < count; i++) {
+    const site = await startDemoSite({ pages: sitePages, seed: 1000 + i });
+    closers.add(`demo site ${i}`, () => site.close());
+    sites.push(site);
+  }
+  const temporal = await startBenchTemporal({ webhookSecret: svc.webhookSecret, log });
+  closers.add('temporal', () => temporal.close());
+  const dir = mkdtempSync(join(tmpdir(), 'webdata-bench-many-'));
+  closers.add('store folder', () => rmSync(dir, { recursive: true, force: true }));
+  const api = new WebDataClient({ apiKey: svc.apiKey, baseUrl: svc.url });
+  closers.add('api client', () => api.close());
+  const stack: Stack = { svc, sites, api, temporal, dir, pages, webhooks, log };
+
+  log('warm-up (not measured)');
+  const warmStore = new FilesystemStore({ root: join(dir, 'warm') });
+  closers.add('warm store', () => warmStore.close());
+  await handLoopCrawl(api, warmStore, 'warm', { url: `${sites[0].url}/`, limit: 20 }, 200);
+
+  const phases: Phase[] = [await ceiling(stack, closers)];
+  for (const workers of workerCounts) {
+    for (const env of variants) phases.push(await pipelines(stack, closers, workers, env));
+  }
+  report(phases, count, pages, webhooks);
+}
+
+/** The N crawls started directly, each collected by a hand loop into a store (in a process of its own). */
+async function ceiling(stack: Stack, closers: Closers): Promise<Phase> {
+  const { api, sites, pages, svc, log } = stack;
+  const storeRoot = join(stack.dir, 'direct');
+  log(`service ceiling: ${sites.length} crawls at once, hand loop`);
+  const before = svc.snapshot();
+  const cpu0 = cpuNow([]);
+  const t0 = Date.now();
+  const out = await runHandLoops({ apiUrl: svc.url, apiKey: svc.apiKey, storeRoot, urls: sites.map((s) => `${s.url}/`), runPrefix: 'direct-', limit: pages, pollMs: HAND_POLL_MS });
+  const results = out.runs;
+  const wallMs = Math.max(...results.map((r) => r.endedAt)) - t0;
+  // The client process reports its own CPU and peak RSS (it has exited; /proc has nothing left).
+  const cpu = { ...cpuSince(cpu0, []), workers: [out.cpuSeconds] };
+  const { requests, byRoute } = diff(svc.snapshot(), before);
+  const runs: Run[] = results.map((r, i) => ({ site: i, runId: r.runId, jobId: r.jobId, documents: r.documents, latencyMs: r.endedAt - t0, createdAt: Number.NaN, completedAt: Number.NaN }));
+  await jobTimes(api, runs);
+  const store = new FilesystemStore({ root: storeRoot });
+  closers.add('direct store', () => store.close());
+  await checkStores(store, sites, runs, pages, 'service ceiling');
+  log(`service ceiling: ${summary(runs, wallMs)}`);
+  return { label: `service ceiling (${sites.length} crawls, hand loop)`, runs, startedAt: t0, wallMs, requests, byRoute, cpu, workerPeakKb: [out.maxRssKb] };
+}
+
+/** The N pipelines at once on `workerCount` worker processes sharing one task queue. */
+async function pipelines(stack: Stack, closers: Closers, workerCount: number, env: Record<string, string>): Promise<Phase> {
+  const { api, sites, pages, svc, temporal, log } = stack;
+  const stamp = Date.now();
+  const taskQueue = `many-${workerCount}w-${stamp}`;
+  const storeRoot = join(stack.dir, `workers-${workerCount}-${stamp}`);
+  const envLabel = Object.entries(env).map(([k, v]) => `${k.replace(/^WEBDATA_/, '')}=${v}`).join(' ');
+  const name = `${workerCount} worker(s)${envLabel ? ` ${envLabel}` : ''}`;
+  const workers: WorkerProcess[] = [];
+  const settings: string[] = [];
+  for (let w = 0; w < workerCount; w++) {
+    const worker = await spawnWorker({
+      temporalAddress: temporal.address,
+      namespace: temporal.namespace,
+      taskQueue,
+      apiUrl: svc.url,
+      apiKey: svc.apiKey,
+      store: storeRoot,
+      bundlePath: temporal.bundlePath,
+      env,
+      nodeArgs: process.env.MANY_PIPELINES_WORKER_NODE_ARGS?.split(' ').filter(Boolean),
+      onLine: (line) => {
+        if (line.startsWith('webdata worker: concurrency')) settings.push(line.replace('webdata worker: concurrency', '').trim());
+      },
+    });
+    closers.add(`worker ${w + 1} of ${workerCount}`, () => worker.stop());
+    workers.push(worker);
+  }
+  const pids = workers.map((w) => w.pid);
+  const start = (i: number, url: string, limit: number, tag: string) => startPipeline(temporal.client, {
+    url,
+    stages: { map: false, select: false, batch: false, interact: false },
+    crawl: { limit },
+    ...(stack.webhooks ? { webhookUrl: temporal.webhook.url } : {}),
+  }, { taskQueue, workflowId: `many-${workerCount}w-${tag}-${i}-${stamp}` });
+
+  // A few small runs first so every worker has loaded its bundle and opened its connections.
+  log(`${name}: warm-up (not measured)`);
+  const warm = await Promise.all(Array.from({ length: 4 * workerCount }, (_, i) => start(i, `${sites[0].url}/`, 5, 'warm')));
+  await Promise.all(warm.map((h) => h.result()));
+
+  log(`${name}: ${sites.length} pipelines at once`);
+  const samplers: ProcessSampler[] = pids.map((pid) => sampleProcess(pid, 200));
+  const before = svc.snapshot();
+  const cpu0 = cpuNow(pids);
+  const t0 = Date.now();
+  const handles = await Promise.all(sites.map((site, i) => start(i, `${site.url}/`, pages, 'run')));
+  const runs = await Promise.all(handles.map(async (handle, i): Promise<Run & { status: string }> => {
+    const result: PipelineResult = await handle.result();
+    const latencyMs = Date.now() - t0;
+    const crawl = result.stages.crawl;
+    return {
+      site: i,
+      runId: handle.workflowId,
+      jobId: crawl?.jobId ?? '',
+      documents: crawl?.documents ?? 0,
+      latencyMs,
+      createdAt: Number.NaN,
+      completedAt: Number.NaN,
+      status: `${result.status}/${crawl?.status ?? '?'}`,
+    };
+  }));
+  const wallMs = Date.now() - t0;
+  const cpu = cpuSince(cpu0, pids);
+  const { requests, byRoute } = diff(svc.snapshot(), before);
+  const memory = samplers.map((s) => s.stop());
+  const bad = runs.filter((r) => r.status !== 'completed/completed');
+  if (bad.length > 0) throw new Error(`${name}: ${bad.length} runs did not complete: ${bad.slice(0, 5).map((r) => `${r.runId} ${r.status}`).join('; ')}`);
+
+  await jobTimes(api, runs);
+  const store = new FilesystemStore({ root: storeRoot });
+  closers.add(`store of ${name}`, () => store.close());
+  await checkStores(store, sites, runs, pages, name);
+  log(`${name}: ${summary(runs, wallMs)}`);
+
+  let historyMaxEvents = 0;
+  let historyLargest = { bytes: 0, event: '—' };
+  const timings = emptyTimings();
+  for (const [i, handle] of handles.entries()) {
+    addTimings(timings, await handle.fetchHistory(), runs[i].completedAt);
+    const firstRunId = (handle as { firstExecutionRunId?: string }).firstExecutionRunId ?? '';
+    const chain = await historyChain(temporal.client, handle.workflowId, firstRunId);
+    for (const run of chain.runs) historyMaxEvents = Math.max(historyMaxEvents, run.events);
+    if (chain.largest.bytes > historyLargest.bytes) historyLargest = chain.largest;
+  }
+  for (const w of workers) await w.stop();
+  return {
+    label: `pipelines, ${workerCount} worker${workerCount === 1 ? '' : 's'}${envLabel ? ` (${envLabel})` : ''}`,
+    runs,
+    startedAt: t0,
+    wallMs,
+    requests,
+    byRoute,
+    cpu,
+    workerPeakKb: memory.map((m) => peakRss(m)),
+    timings,
+    historyMaxEvents,
+    historyLargest,
+    settings: [...new Set(settings)].join(' | ') || '(the worker did not print its settings)',
+  };
+}
+
+interface CpuMark {
+  bench: number;
+  temporal: number;
+  workers: number[];
+}
+
+function cpuNow(workerPids: number[]): CpuMark {
+  const usage = process.cpuUsage();
+  return {
+    bench: (usage.user + usage.system) / 1e6,
+    temporal: childPids('temporal').reduce((n, pid) => n + readCpuSeconds(pid), 0),
+    workers: workerPids.map(readCpuSeconds),
+  };
+}
+
+function cpuSince(before: CpuMark, workerPids: number[]): CpuMark {
+  const now = cpuNow(workerPids);
+  return { bench: now.bench - before.bench, temporal: now.temporal - before.temporal, workers: now.workers.map((c, i) => c - before.workers[i]) };
+}
+
+/** The service's own created/completed times of every run's job. */
+async function jobTimes(api: WebDataClient, runs: Run[]): Promise<void> {
+  for (const run of runs) {
+    const status = await api.getCrawlStatus(run.jobId, { limit: 1 });
+    run.createdAt = typeof status.createdAt === 'string' ? Date.parse(status.createdAt) : Number.NaN;
+    run.completedAt = typeof status.completedAt === 'string' ? Date.parse(status.completedAt) : Number.NaN;
+  }
+}
+
+/** Each run's store holds exactly `pages` documents, each once, all from its own site. */
+async function checkStores(store: FilesystemStore, sites: DemoSite[], runs: Run[], pages: number, what: string): Promise<void> {
+  const problems: string[] = [];
+  for (const run of runs) {
+    const origin = sites[run.site].url;
+    const urls: string[] = [];
+    for await (const doc of store.readDocuments(run.runId)) urls.push(doc.url);
+    const foreign = urls.filter((u) => new URL(u).origin !== origin);
+    const unique = new Set(urls).size;
+    if (urls.length !== pages || unique !== urls.length || foreign.length > 0 || run.documents !== pages) {
+      problems.push(`${run.runId}: ${urls.length} stored (${unique} distinct, ${foreign.length} from another site), reported ${run.documents}, expected ${pages}`);
+    }
+  }
+  if (problems.length > 0) {
+    throw new Error(`${what}: ${problems.length} of ${runs.length} runs do not hold exactly their ${pages} pages:\n  ${problems.slice(0, 10).join('\n  ')}`);
+  }
+}
+
+function summary(runs: Run[], wallMs: number): string {
+  const stored = runs.reduce((n, r) => n + r.documents, 0);
+  const lat = runs.map((r) => r.latencyMs);
+  return `${stored} pages in ${seconds(wallMs, 1)} s (${fixed(stored / (wallMs / 1000), 0)} pages/s), run p50 ${seconds(percentile(lat, 50), 1)} s, p95 ${seconds(percentile(lat, 95), 1)} s`;
+}
+
+/** Waits inside Temporal, in ms, one list per kind, over all runs of a phase. */
+interface Timings {
+  /** A run's first workflow task scheduled → started (on the normal queue: the run's start). */
+  firstWorkflowTaskQueue: number[];
+  /** Every later workflow task scheduled → started: a worker had a slot and a poller for it. */
+  workflowTaskQueue: number[];
+  /** Activity task scheduled → started, per activity type. */
+  activityQueue: Map<string, number[]>;
+  /** Activity task started → completed, per activity type. */
+  activityRun: Map<string, number[]>;
+  /** The service's job completedAt → the first signal the run got after it (the webhook's wake-up). */
+  completedToSignal: number[];
+  /** The service's job completedAt → the collect activity scheduled (the run learnt it was done). */
+  completedToCollect: number[];
+}
+
+function emptyTimings(): Timings {
+  return { firstWorkflowTaskQueue: [], workflowTaskQueue: [], activityQueue: new Map(), activityRun: new Map(), completedToSignal: [], completedToCollect: [] };
+}
+
+type History = Awaited<ReturnType<PipelineHandle['fetchHistory']>>;
+
+function addTimings(t: Timings, history: History, jobCompletedAt: number): void {
+  const at = new Map<number, { time: number; type: string }>();
+  const ms = (e: { eventTime?: { seconds?: unknown; nanos?: number | null } | null }) => Number(e.eventTime?.seconds ?? 0) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
+  const push = (m: Map<string, number[]>, k: string, v: number) => m.set(k, [...(m.get(k) ?? []), v]);
+  let signalled = false;
+  let collected = false;
+  let firstTask = true;
+  for (const e of history.events ?? []) {
+    const id = Number(e.eventId);
+    const time = ms(e);
+    if (e.workflowTaskScheduledEventAttributes) at.set(id, { time, type: 'wft' });
+    if (e.workflowTaskStartedEventAttributes) {
+      const from = at.get(Number(e.workflowTaskStartedEventAttributes.scheduledEventId));
+      if (from) (firstTask ? t.firstWorkflowTaskQueue : t.workflowTaskQueue).push(time - from.time);
+      firstTask = false;
+    }
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled) {
+      const type = scheduled.activityType?.name ?? '?';
+      at.set(id, { time, type });
+      if (!collected && /^collect/.test(type) && Number.isFinite(jobCompletedAt)) {
+        collected = true;
+        t.completedToCollect.push(time - jobCompletedAt);
+      }
+    }
+    const started = e.activityTaskStartedEventAttributes;
+    if (started) {
+      const from = at.get(Number(started.scheduledEventId));
+      if (from) {
+        push(t.activityQueue, from.type, time - from.time);
+        at.set(id, { time, type: from.type });
+      }
+    }
+    const completed = e.activityTaskCompletedEventAttributes;
+    if (completed) {
+      const from = at.get(Number(completed.startedEventId));
+      if (from) push(t.activityRun, from.type, time - from.time);
+    }
+    if (e.workflowExecutionSignaledEventAttributes && !signalled && Number.isFinite(jobCompletedAt) && time >= jobCompletedAt - 1000) {
+      signalled = true;
+      t.completedToSignal.push(time - jobCompletedAt);
+    }
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  const xs = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (xs.length === 0) return Number.NaN;
+  return xs[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+}
+
+function report(phases: Phase[], count: number, pages: number, webhooks: boolean): void {
+  const rate = (p: Phase) => p.runs.reduce((n, r) => n + r.documents, 0) / (p.wallMs / 1000);
+  const ceilingRate = rate(phases[0]);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  printTable(
+    `${count} crawls of ${int(pages)} pages at once, each on its own site (${webhooks ? 'pipelines with webhooks + polling' : 'pipelines polling only'})`,
+    ['client', 'pages stored', 'wall s', 'pages/s', '× ceiling', 'run p50 s', 'run p95 s', 'requests', 'client CPU s', 'client peak RSS', 'events max/run', 'largest payload'],
+    phases.map((p) => [
+      p.label,
+      int(sum(p.runs.map((r) => r.documents))),
+      seconds(p.wallMs, 1),
+      fixed(rate(p), 0),
+      ratio(rate(p), ceilingRate),
+      seconds(percentile(p.runs.map((r) => r.latencyMs), 50), 1),
+      seconds(percentile(p.runs.map((r) => r.latencyMs), 95), 1),
+      int(p.requests),
+      p.cpu.workers.length ? p.cpu.workers.map((c) => fixed(c, 1)).join(' + ') : '—',
+      p.workerPeakKb.length ? p.workerPeakKb.map((kb) => bytes(kb * 1024)).join(', ') : '—',
+      p.historyMaxEvents === undefined ? '—' : int(p.historyMaxEvents),
+      p.historyLargest ? bytes(p.historyLargest.bytes) : '—',
+    ]),
+    [
+      '',
+      'pages/s = pages stored by all runs / wall (first start → last run done). Run latency: the phase\'s start → that run',
+      'had every page stored. Client: the hand loops\' process, or each worker process (CPU during the phase, peak RSS).',
+      'events max/run: the largest run of any continue-as-new chain; largest payload: in any event of any run.',
+    ],
+  );
+
+  printTable(
+    'Where the wall time goes (seconds from the phase start; service times are the service\'s own)',
+    ['client', 'last job created', 'first job done', 'last job done', 'last job done → last run done', 'bench process CPU s', 'Temporal server CPU s', 'client CPU s (all)'],
+    phases.map((p) => {
+      const created = p.runs.map((r) => r.createdAt - p.startedAt);
+      const done = p.runs.map((r) => r.completedAt - p.startedAt);
+      return [
+        p.label,
+        seconds(Math.max(...created)),
+        seconds(Math.min(...done)),
+        seconds(Math.max(...done)),
+        seconds(p.wallMs - Math.max(...done)),
+        fixed(p.cpu.bench, 1),
+        fixed(p.cpu.temporal, 1),
+        p.cpu.workers.length ? fixed(sum(p.cpu.workers), 1) : '—',
+      ];
+    }),
+    [
+      '',
+      'The bench process hosts the service, the demo sites and the webhook receiver; the clients run in processes of their own.',
+    ],
+  );
+
+  const timed = phases.filter((p) => p.timings);
+  if (timed.length > 0) {
+    const rows: string[][] = [];
+    const row = (label: string, p: Phase, xs: number[]) => xs.length > 0 && rows.push([label, p.label, int(xs.length), seconds(percentile(xs, 50)), seconds(percentile(xs, 95)), seconds(Math.max(...xs))]);
+    for (const p of timed) {
+      const t = p.timings as Timings;
+      row('first workflow task: scheduled → started', p, t.firstWorkflowTaskQueue);
+      row('later workflow tasks: scheduled → started', p, t.workflowTaskQueue);
+      for (const [type, xs] of [...t.activityQueue].sort()) row(`${type}: scheduled → started`, p, xs);
+      for (const [type, xs] of [...t.activityRun].sort()) row(`${type}: started → completed`, p, xs);
+      row('job completed (service) → first signal', p, t.completedToSignal);
+      row('job completed (service) → collect scheduled', p, t.completedToCollect);
+    }
+    printTable('Inside Temporal (from the histories; seconds)', ['what', 'client', 'count', 'p50', 'p95', 'max'], rows);
+  }
+
+  const routes = [...new Set(phases.flatMap((p) => Object.keys(p.byRoute)))].sort();
+  printTable(
+    'Requests per run by route (the service\'s count during the phase / runs)',
+    ['client', ...routes],
+    phases.map((p) => [p.label, ...routes.map((k) => fixed((p.byRoute[k] ?? 0) / p.runs.length, 1))]),
+  );
+
+  const withSettings = phases.filter((p) => p.settings);
+  if (withSettings.length > 0) {
+    console.log('\nWorker settings (as each worker printed them):');
+    for (const p of withSettings) console.log(`- ${p.label}: ${p.settings}`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const count = intOption('pipelines', 'MANY_PIPELINES', 100);
+  const pages = intOption('pipeline-pages', 'PAGES', 100);
+  const workers = listOption('workers', 'MANY_PIPELINES_WORKERS', [1, 2]);
+  const webhooks = process.env.MANY_PIPELINES_WEBHOOKS !== '0';
+  const variants = parseVariants(process.env.MANY_PIPELINES_VARIANTS);
+  await runBench('many-pipelines', timeoutMs(1500), (closers, log) => manyPipelines(closers, log, count, pages, workers, webhooks, variants));
+}
