@@ -78,6 +78,8 @@ interface Outcome {
   urls: string[];
   count: number;
   robotsBlocked: string[];
+  /** sourceURL → final URL of each document that was redirected (both normalized). */
+  redirects: Record<string, string>;
 }
 
 interface Diff {
@@ -89,9 +91,14 @@ interface Diff {
   robotsOnlyLocal: string[];
   refusedOss?: number;
   refusedLocal?: number;
+  /** The local service's redirected documents (sourceURL → final URL). */
+  redirectsLocal: Record<string, string>;
+  /** Every URL of the open-source server's crawl. */
+  urlsOss: string[];
 }
 
 interface Allowed {
+  /** The combination it applies to, or `*` for any. */
   combo: string;
   difference: string;
   reason: string;
@@ -100,8 +107,17 @@ interface Allowed {
   holds(d: Diff): boolean;
 }
 
-/** Every allowed difference: the reference speaks and the older open-source server does not follow it. */
+/** Every allowed difference: where the reference speaks and the older open-source server does not follow it, or where that server's own result depends on timing (shown from its source). */
 const ALLOWED: Allowed[] = [
+  {
+    combo: '*',
+    difference: 'open-source server: a crawled URL that redirects to another URL of the same crawl is missing (local: kept under its sourceURL with the target\'s final URL), some runs only',
+    reason: 'the reference is silent on redirects within a crawl. That server keeps such a page when its Playwright engine answers (which reports the requested URL: "TODO: impove redirect following") and drops it silently when its fetch engine answers first (which reports the final URL, whose lock the crawl already holds: RacedRedirectError, "Job got redirect raced"). Which engine answers first depends on load (its engine waterfall), so both outcomes occur',
+    ref: 'open-source server 0fac8fb apps/api/src/services/worker/scrape-worker.ts (RacedRedirectError) and scraper/scrapeURL/engines/playwright/index.ts; contract-notes.md "Observed on the open-source server" lists no crawl redirect rule',
+    holds: (d) => d.onlyOss.length === 0 && d.onlyLocal.length > 0 && d.robotsOnlyOss.length === 0 && d.robotsOnlyLocal.length === 0
+      && d.refusedOss === undefined && d.refusedLocal === undefined && d.countLocal - d.countOss === d.onlyLocal.length
+      && d.onlyLocal.every((u) => d.redirectsLocal[u] !== undefined && d.urlsOss.includes(d.redirectsLocal[u])),
+  },
   {
     combo: 'sitemap only',
     difference: 'open-source server answers 400; local crawls the start URL and the sitemap URLs only',
@@ -165,7 +181,7 @@ const lastProgress = new Map<string, number>();
 /** Crawls on one server: start, wait for the end, read every document (de-duplicated by id) and the errors. */
 async function crawlOn(api: string, body: Record<string, unknown>, timeoutMs = CRAWL_TIMEOUT_MS): Promise<Outcome> {
   const started = await json(`${api}/v2/crawl`, { method: 'POST', body: JSON.stringify(body) });
-  if (started.status !== 200) return { refused: started.status, urls: [], count: 0, robotsBlocked: [] };
+  if (started.status !== 200) return { refused: started.status, urls: [], count: 0, robotsBlocked: [], redirects: {} };
   const id = String(started.body.id);
   unfinished.add(`${api}/v2/crawl/${id}`);
   lastProgress.set(api, Math.max(lastProgress.get(api) ?? 0, Date.now()));
@@ -207,7 +223,15 @@ async function crawlOn(api: string, body: Record<string, unknown>, timeoutMs = C
   unfinished.delete(`${api}/v2/crawl/${id}`);
   const errors = (await json(`${api}/v2/crawl/${id}/errors`)).body;
   const metas = [...docs.values()];
+  const redirects: Record<string, string> = {};
+  for (const m of metas) {
+    if (m.sourceURL === undefined || m.url === undefined) continue;
+    const from = normalize(String(m.sourceURL));
+    const to = normalize(String(m.url));
+    if (from !== to) redirects[from] = to;
+  }
   return {
+    redirects,
     urls: metas.map((m) => normalize(String(m.sourceURL ?? m.url))),
     count: metas.length,
     robotsBlocked: [...new Set(((errors.robotsBlocked as string[]) ?? []).map(normalize))],
@@ -228,6 +252,8 @@ function diffOf(oss: Outcome, local: Outcome): Diff {
     robotsOnlyLocal: [...rl].filter((u) => !ro.has(u)).sort(),
     ...(oss.refused !== undefined ? { refusedOss: oss.refused } : {}),
     ...(local.refused !== undefined ? { refusedLocal: local.refused } : {}),
+    redirectsLocal: local.redirects,
+    urlsOss: oss.urls,
   };
 }
 
@@ -275,7 +301,7 @@ test('crawl differential: the local service crawls like the open-source server, 
   const recrawled: string[] = [];
   await Promise.all(RUN.map(async (c, i) => {
     const d = diffOf(ossOutcomes[i], localOutcomes[i]);
-    if (identical(d) || ALLOWED.some((a) => a.combo === c.name && a.holds(d))) return;
+    if (identical(d) || ALLOWED.some((a) => (a.combo === c.name || a.combo === '*') && a.holds(d))) return;
     const again = await crawlOn(String(OSS_URL), bodyOf(c));
     if (identical(diffOf(again, localOutcomes[i]))) {
       recrawled.push(`${c.name} (first crawl there: ${ossOutcomes[i].count} pages${ossOutcomes[i].refused ? `, ${ossOutcomes[i].refused}` : ''})`);
@@ -300,7 +326,7 @@ test('crawl differential: the local service crawls like the open-source server, 
       rows.push(`  ${c.name.padEnd(40)} ${counts.padEnd(9)} identical`);
       return;
     }
-    const allowed = ALLOWED.find((a) => a.combo === c.name && a.holds(d));
+    const allowed = ALLOWED.find((a) => (a.combo === c.name || a.combo === '*') && a.holds(d));
     if (allowed) {
       explained.push({ combo: c.name, a: allowed });
       rows.push(`  ${c.name.padEnd(40)} ${counts.padEnd(9)} explained: ${allowed.difference}`);
@@ -323,7 +349,7 @@ test('crawl differential: the local service crawls like the open-source server, 
     ...(recrawled.length ? [`  crawled twice there (the first crawl differed, the second matched): ${recrawled.join('; ')}`] : []),
     `  ${'combination'.padEnd(40)} ${'oss/local'.padEnd(9)} result`,
     ...rows,
-    'allowed differences (the reference speaks; the open-source server at 0fac8fb does otherwise):',
+    'allowed differences (each with its reason and where it rests):',
     ...ALLOWED.map((a) => `  - ${a.combo}: ${a.difference}\n      reason: ${a.reason}\n      ref: ${a.ref}`),
   ].join('\n');
   console.log(table);
