@@ -76,19 +76,20 @@ describe('OTLP traces of a pipeline run', () => {
     const root = () => spans.find((s) => s.name === 'RunWorkflow:webDataPipeline');
     await until('the workflow span', () => root() !== undefined, 60_000);
     const traceId = root()?.traceId as string;
-    // Spans end in batches: wait until every HTTP span has its activity span, the collect included.
+    // Spans end in batches: wait until every HTTP span has its activity span, the collection
+    // included (streaming collection: the job's follower, followJob, reads its pages).
     const ofTrace = () => spans.filter((s) => s.traceId === traceId);
     await until('the collect activity and its HTTP spans', () => {
       const t = ofTrace();
       const ids = new Set(t.map((s) => s.spanId));
-      return t.some((s) => s.name === 'RunActivity:collectCrawl') && t.filter((s) => HTTP_SPAN.test(s.name)).every((s) => s.parentSpanId && ids.has(s.parentSpanId));
+      return t.some((s) => s.name === 'RunActivity:followJob') && t.filter((s) => HTTP_SPAN.test(s.name)).every((s) => s.parentSpanId && ids.has(s.parentSpanId));
     }, 60_000);
 
     const trace = ofTrace();
     const byId = new Map(trace.map((s) => [s.spanId, s]));
     const names = trace.map((s) => s.name);
     assert.ok(!root()?.parentSpanId || !byId.has(root()?.parentSpanId as string), 'the workflow span is the root of the run');
-    for (const activity of ['mapToStore', 'startCrawl', 'collectCrawl']) {
+    for (const activity of ['mapToStore', 'startCrawl', 'followJob']) {
       assert.ok(names.includes(`RunActivity:${activity}`), `no span of activity ${activity}: ${[...new Set(names)].join(', ')}`);
     }
     // Every span of the run descends from the workflow span.
@@ -104,7 +105,7 @@ describe('OTLP traces of a pipeline run', () => {
     for (const s of http) assert.match(byId.get(s.parentSpanId as string)?.name ?? '', /^RunActivity:/, `parent of ${s.name}`);
     const crawlStart = http.find((s) => s.name === 'POST /v2/crawl');
     assert.equal(byId.get(crawlStart?.parentSpanId as string)?.name, 'RunActivity:startCrawl');
-    assert.ok(http.some((s) => s.name === 'GET /v2/crawl/{id}' && byId.get(s.parentSpanId as string)?.name === 'RunActivity:collectCrawl'), 'status pages under the collect');
+    assert.ok(http.some((s) => s.name === 'GET /v2/crawl/{id}' && byId.get(s.parentSpanId as string)?.name === 'RunActivity:followJob'), 'status pages under the follower');
     const status = crawlStart?.attributes?.find((a) => a.key === 'http.response.status_code')?.value.intValue;
     assert.equal(Number(status), 200);
     assert.deepEqual(spans.filter((s) => HTTP_SPAN.test(s.name) && s.traceId !== traceId).map((s) => s.name), [], 'HTTP spans outside the run\'s trace');

@@ -10,6 +10,8 @@ import { metricMeter, workflowInfo, type WorkflowInterceptorsFactory } from '@te
 const PIPELINE = 'webDataPipeline';
 const STARTS: Record<string, string> = { startCrawl: 'crawl', startBatchScrape: 'batch' };
 const COLLECTS: Record<string, string> = { collectCrawl: 'crawl', collectBatch: 'batch' };
+/** Streaming collection: the follower's last call (`done`) ends the collection instead. */
+const FOLLOW = 'followJob';
 
 interface PipelineOutcome {
   status?: string;
@@ -44,11 +46,13 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
           if (STARTS[input.activityType]) {
             const jobId = (result as { jobId?: unknown } | undefined)?.jobId;
             if (typeof jobId === 'string') started.set(jobId, Date.now());
-          } else if (COLLECTS[input.activityType]) {
-            const jobId = (input.args[0] as { jobId?: unknown } | undefined)?.jobId;
-            const since = typeof jobId === 'string' ? started.get(jobId) : undefined;
-            if (since !== undefined) {
-              metricMeter.createHistogram('webdata_job_duration_seconds', 'float', 's', 'Job duration from start to collected').record(Math.max(0, Date.now() - since) / 1000, { kind: COLLECTS[input.activityType] });
+          } else {
+            const args = input.args[0] as { jobId?: unknown; kind?: unknown } | undefined;
+            const followed = input.activityType === FOLLOW && (result as { kind?: unknown } | undefined)?.kind === 'done';
+            const kind = COLLECTS[input.activityType] ?? (followed && typeof args?.kind === 'string' ? args.kind : undefined);
+            const since = kind && typeof args?.jobId === 'string' ? started.get(args.jobId) : undefined;
+            if (kind && since !== undefined) {
+              metricMeter.createHistogram('webdata_job_duration_seconds', 'float', 's', 'Job duration from start to collected').record(Math.max(0, Date.now() - since) / 1000, { kind });
             }
           }
           return result;
