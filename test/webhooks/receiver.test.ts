@@ -5,7 +5,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { signWebhookBody } from '../../packages/client/src/webhooks.js';
 import { ReplayGuard, deliveryKey, startWebhookServer, type WebhookServer } from '../../packages/temporal/src/webhooks/index.js';
 
@@ -223,6 +223,34 @@ describe('options', () => {
     release();
     await closing;
     assert.equal(settled, true);
+  });
+
+  test('a late signal to a workflow that ended meanwhile is logged as not needed; any other late error as failed', async () => {
+    const lines: string[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => { release = r; });
+    const endingClient = {
+      workflow: {
+        getHandle: (workflowId: string) => ({
+          signal: async () => {
+            await gate;
+            if (workflowId === 'wf-ended') throw new WorkflowNotFoundError('workflow execution already completed', workflowId, undefined);
+            throw new Error('connection refused');
+          },
+        }),
+      },
+    } as unknown as Client;
+    const rx = await startWebhookServer({ client: endingClient, secret: SECRET, signalWaitMs: 20, log: (l) => lines.push(l) });
+    for (const workflowId of ['wf-ended', 'wf-other']) {
+      const body = payload('crawl.completed', { metadata: { workflowId } });
+      assert.equal((await deliver(body, signed(body), rx.url)).status, 202);
+    }
+    release();
+    await rx.close(60_000);
+    assert.deepEqual(lines.sort(), [
+      'webhook signal to wf-ended not needed: the workflow had already ended',
+      'webhook signal to wf-other failed late: Error: connection refused',
+    ]);
   });
 
   test('close() gives up on a signal that never settles after drainMs and says so', async () => {

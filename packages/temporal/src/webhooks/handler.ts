@@ -10,7 +10,7 @@
 // the reference (and our local service) signs under `X-Service-Signature`; the open-source
 // server signs nothing and sends no `webhookId`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { parseWebhookPayload, verifyWebhookSignature, SIGNATURE_HEADER } from 'webdata-client';
 import { jobEventSignal } from '../workflows/definitions.js';
 import { ReplayGuard, deliveryKey } from './replay-guard.js';
@@ -64,6 +64,11 @@ const JOB_KIND = /^(crawl|batch_scrape)\.(started|page|completed|failed|cancelle
  * interval (up to `maxIntervalMs`), which matters for a job cancelled outside the workflow.
  */
 const JOB_LEVEL = /^(crawl|batch_scrape)\.(started|completed|failed|cancelled)$/;
+
+/** The workflow has ended (or never existed): a signal cannot reach it. */
+function workflowEnded(err: unknown): boolean {
+  return err instanceof WorkflowNotFoundError || (err instanceof Error && err.name === 'WorkflowNotFoundError');
+}
 
 function isJobDelivery(p: Delivery): p is JobDelivery {
   return JOB_KIND.test(p.type);
@@ -202,7 +207,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
     try {
       const result = await Promise.race([signal.then(() => 'ok' as const), timedOut]);
       if (result === 'timeout') {
-        const late = signal.catch((err: unknown) => log(`webhook signal to ${workflowId} failed late: ${String(err)}`))
+        // A workflow that ended while its signal was on the way no longer needs it (its poll saw
+        // the job's end): not a failure. Any other error is.
+        const late = signal.catch((err: unknown) => log(workflowEnded(err)
+          ? `webhook signal to ${workflowId} not needed: the workflow had already ended`
+          : `webhook signal to ${workflowId} failed late: ${String(err)}`))
           .finally(() => inFlight.delete(late));
         inFlight.add(late);
         return answer(res, { ...base, deliveryKey: key, status: 202, outcome: 'signalled', reason: 'signal still in flight' });
