@@ -30,7 +30,7 @@ test('the header wins over the text', () => {
   assert.equal(retryAfterMs('garbage', 'retry after 25s'), 25_000);
 });
 
-// The client holds every call after a 429 with Retry-After, not only the one that got it: a
+// The client holds every call of the route after a 429 with Retry-After, not only the one that got it: a
 // worker's activities share one client (a job follower and a status poll read the same job).
 const ID_A = '0190c0de-0000-7000-8000-00000000000a';
 const ID_B = '0190c0de-0000-7000-8000-00000000000b';
@@ -92,6 +92,60 @@ test('two readers of one job at once: the second is sent after the first got its
     assert.equal(second.status, 'fulfilled');
     assert.equal(site.arrivals.length, 2);
     assert.ok(site.arrivals[1].at - site.answeredAt() >= 1000, `the second read arrived ${site.arrivals[1].at - site.answeredAt()} ms after the 429`);
+  } finally {
+    await client.close();
+    await site.close();
+  }
+});
+
+// Rate limits are per endpoint: a 429 of one route says nothing of another's budget.
+async function scriptedServer(answers: Record<string, { status: number; retryAfter?: string }>) {
+  const arrivals: Array<{ method: string; path: string; at: number }> = [];
+  const firstAnswered = new Map<string, number>();
+  const server = createServer((req, res) => {
+    const key = `${req.method} ${req.url?.split('?')[0] ?? ''}`;
+    arrivals.push({ method: req.method ?? '', path: req.url ?? '', at: Date.now() });
+    const scripted = answers[key];
+    if (scripted && !firstAnswered.has(key)) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (scripted.retryAfter) headers['retry-after'] = scripted.retryAfter;
+      res.writeHead(scripted.status, headers);
+      res.end(JSON.stringify({ success: false, error: 'try later' }), () => firstAnswered.set(key, Date.now()));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (key.startsWith('POST /v2/map')) res.end(JSON.stringify({ success: true, links: [] }));
+    else res.end(JSON.stringify({ success: true, status: 'scraping', total: 0, completed: 0, creditsUsed: 0, expiresAt: new Date().toISOString(), data: [] }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, arrivals, firstAnswered, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+test('a 429 of the map holds the next map, not a status read of a crawl', async () => {
+  const site = await scriptedServer({ 'POST /v2/map': { status: 429, retryAfter: '120' } });
+  const client = new WebDataClient({ apiKey: 'k', baseUrl: site.url, maxHoldMs: 5_000 });
+  try {
+    await assert.rejects(client.map({ url: 'https://example.com/' }), (e: unknown) => e instanceof WebDataApiError && e.retryAfterMs === 120_000);
+    const status = await client.getCrawlStatus(ID_A); // another route: sent at once
+    assert.equal(status.status, 'scraping');
+    await assert.rejects(client.map({ url: 'https://example.com/' }), (e: unknown) => e instanceof WebDataApiError && e.code === 'RETRY_AFTER_PENDING');
+    assert.deepEqual(site.arrivals.map((a) => a.method + ' ' + a.path.split('?')[0]), ['POST /v2/map', `GET /v2/crawl/${ID_A}`]);
+  } finally {
+    await client.close();
+    await site.close();
+  }
+});
+
+test('a 503 with Retry-After holds every route', async () => {
+  const site = await scriptedServer({ [`GET /v2/crawl/${ID_A}`]: { status: 503, retryAfter: '1' } });
+  const client = new WebDataClient({ apiKey: 'k', baseUrl: site.url });
+  try {
+    await assert.rejects(client.getCrawlStatus(ID_A), (e: unknown) => e instanceof WebDataApiError && e.status === 503);
+    await client.map({ url: 'https://example.com/' }); // another route: waits too
+    const mapAt = site.arrivals[1]?.at ?? 0;
+    const answeredAt = site.firstAnswered.get(`GET /v2/crawl/${ID_A}`) ?? Number.POSITIVE_INFINITY;
+    assert.ok(mapAt - answeredAt >= 1000, `the map was sent ${mapAt - answeredAt} ms after the 503`);
   } finally {
     await client.close();
     await site.close();

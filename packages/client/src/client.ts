@@ -92,8 +92,9 @@ export interface WebDataClientOptions {
    */
   observer?: RequestObserver;
   /**
-   * After a 429 or 503 with Retry-After, every call of this client waits until that time before
-   * it is sent, up to this long (default 30 s); a longer wait fails the call at once as
+   * After a 429 with Retry-After, every call of this client to that route (ids as `{id}`), and
+   * after a 503 with Retry-After every call, waits until that time before it is sent, up to
+   * this long (default 30 s); a longer wait fails the call at once as
    * `rate_limited` with `retryAfterMs` (code RETRY_AFTER_PENDING), for the caller's retry policy.
    */
   maxHoldMs?: number;

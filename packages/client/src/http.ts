@@ -84,6 +84,9 @@ function routeOf(call: HttpCall, pathname: string, basePath: string): string {
   return route;
 }
 
+/** The hold scope of a 503's Retry-After: every route. */
+const ALL_ROUTES = '*';
+
 function quietly<A extends unknown[], R>(fn: ((...args: A) => R) | undefined, ...args: A): R | undefined {
   try {
     return fn?.(...args);
@@ -112,11 +115,13 @@ export class HttpTransport {
   private readonly maxHoldMs: number;
   private readonly holdOnRetryAfter: boolean;
   /**
-   * Until when the service asked this client to wait (Retry-After of a 429 or 503). Every call
-   * of the client waits for it, not only the one that got the answer: a worker's activities
-   * share one client, and a second reader of the same job must not ask again before then.
+   * Until when the service asked this client to wait (Retry-After), per scope. A 429 holds
+   * every call of its route (the path with ids as `{id}`: all jobs' status reads share one),
+   * not only the one that got it: a worker's activities share one client, and a second reader
+   * of the same job must not ask again before then. Rate limits are per endpoint, so a 429 of
+   * the map does not hold status reads. A 503 holds every route (`*`): the service is down.
    */
-  private holdUntil = 0;
+  private readonly holds = new Map<string, number>();
   /** GETs of one path in flight, chained: see `attempt`. */
   private readonly lanes = new Map<string, Promise<void>>();
 
@@ -169,8 +174,9 @@ export class HttpTransport {
    * Waits out a pending Retry-After. A wait longer than maxHoldMs is not done in place: the call
    * fails at once as rate limited with the time left, and the caller's retry policy waits.
    */
-  private async holdForRetryAfter(call: HttpCall, requestId: string): Promise<void> {
-    const left = this.holdUntil - Date.now();
+  private async holdForRetryAfter(call: HttpCall, scope: string, requestId: string): Promise<void> {
+    const now = Date.now();
+    const left = Math.max(this.holdUntilFor(ALL_ROUTES, now), this.holdUntilFor(scope, now)) - now;
     if (left <= 0) return;
     if (left > this.maxHoldMs) {
       throw new WebDataApiError({
@@ -188,6 +194,19 @@ export class HttpTransport {
     } catch (err) {
       throw this.transportError(err, call, requestId, AbortSignal.timeout(call.timeoutMs ?? this.timeoutMs));
     }
+  }
+
+  /** The hold of a scope, forgotten once it has passed (the map stays as small as the live holds). */
+  private holdUntilFor(scope: string, now: number): number {
+    const until = this.holds.get(scope);
+    if (until === undefined) return 0;
+    if (until <= now) this.holds.delete(scope);
+    return until;
+  }
+
+  private hold(scope: string, ms: number): void {
+    const until = Date.now() + ms;
+    if (until > (this.holds.get(scope) ?? 0)) this.holds.set(scope, until);
   }
 
   /**
@@ -216,7 +235,8 @@ export class HttpTransport {
   private async send(call: HttpCall): Promise<HttpResult> {
     const url = this.resolve(call.target, call.query);
     const requestId = randomUUID();
-    await this.holdForRetryAfter(call, requestId);
+    const scope = routeOf(call, url.pathname, this.baseUrl.pathname.replace(/\/$/, ''));
+    await this.holdForRetryAfter(call, scope, requestId);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.apiKey}`,
       accept: 'application/json',
@@ -263,7 +283,7 @@ export class HttpTransport {
         what: call.what,
       });
       if (this.holdOnRetryAfter && (status === 429 || status === 503) && error.retryAfterMs !== undefined) {
-        this.holdUntil = Math.max(this.holdUntil, Date.now() + error.retryAfterMs);
+        this.hold(status === 503 ? ALL_ROUTES : scope, error.retryAfterMs);
       }
       throw error;
     }
