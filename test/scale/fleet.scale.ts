@@ -193,6 +193,30 @@ async function check(run: Run): Promise<Checked> {
   return { run, result, urls, serviceUrls, runMs };
 }
 
+/** Which URLs differ, and what the service recorded of them (page errors, robots), with the stage reports. */
+function urlDiff(c: Checked, ref: Checked): string {
+  const path = (u: string) => { try { return new URL(u).pathname; } catch { return u; } };
+  const mine = new Set(c.urls.map(path));
+  const theirs = new Set(ref.urls.map(path));
+  const missing = [...theirs].filter((p) => !mine.has(p));
+  const extra = [...mine].filter((p) => !theirs.has(p));
+  const recorded = (jobId: string | undefined) => {
+    const job = jobId ? jobStoreOf(service.app.context)?.get(jobId) : undefined;
+    if (!job) return [];
+    const touches = (u: string) => missing.includes(path(u)) || extra.includes(path(u));
+    return [
+      ...job.errors.filter((e) => touches(e.url)).map((e) => `${job.kind} ${job.id} error ${path(e.url)}: ${e.code ?? ''} ${e.error}`),
+      ...job.robotsBlocked.filter(touches).map((u) => `${job.kind} ${job.id} robots-blocked ${path(u)}`),
+    ];
+  };
+  const stage = (name: 'map' | 'select' | 'crawl' | 'batch') => `${name} ${JSON.stringify(c.result.stages[name])}`;
+  return [
+    `missing ${JSON.stringify(missing)}, extra ${JSON.stringify(extra)}`,
+    ...recorded(c.result.stages.crawl?.jobId), ...recorded(c.result.stages.batch?.jobId),
+    stage('map'), stage('select'), stage('crawl'), stage('batch'),
+  ].join('; ');
+}
+
 const sorted = (xs: string[]) => [...xs].sort();
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -386,7 +410,7 @@ test(`fleet at scale (${profile.name}): every run completes with the clean run's
     }
     assert.equal(new Set(c.urls).size, c.urls.length, `${what}: a page was stored twice`);
     assert.deepEqual(sorted(c.urls), sorted([...new Set(c.serviceUrls)]), `${what}: the stored URLs are not what the service returned`);
-    assert.deepEqual(sorted(c.urls), sorted(ref.urls), `${what}: the stored URLs differ from the clean run's`);
+    assert.deepEqual(sorted(c.urls), sorted(ref.urls), `${what}: the stored URLs differ from the clean run's: ${urlDiff(c, ref)}`);
     assert.equal(c.result.credits.spent, ref.result.credits.spent, `${what}: credits spent ${c.result.credits.spent}, clean ${ref.result.credits.spent}`);
   }
 

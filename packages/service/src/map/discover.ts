@@ -5,6 +5,7 @@ import type { RobotsBook } from '../crawler/robots.js';
 import { parseHttpUrl } from '../crawler/url-key.js';
 import { extractPageLinks } from './page-links.js';
 
+/** URLs the walk takes up, in breadth-first order (fetched, or refused by robots.txt). */
 export const DISCOVERY_MAX_PAGES = 200;
 export const DISCOVERY_MAX_DEPTH = 3;
 const DISCOVERY_CONCURRENCY = 8;
@@ -24,29 +25,31 @@ export interface DiscoveryOptions {
   found: (url: URL, info?: { title?: string; description?: string }) => void;
 }
 
+/** A walked page's contribution, applied in the walk's order (see discoverLinks). */
+type Visit = { url: URL; title?: string; description?: string; links: string[] } | 'nothing';
+
+/**
+ * The walk's result depends on the site only, never on which fetch answers first: pages are
+ * taken up in breadth-first order (the cap counts them in that order) and what each page adds
+ * (its links, the next level's order) is applied in that same order, as soon as every page
+ * before it has been. Under load a 300-page site otherwise mapped to different URL sets.
+ */
 export async function discoverLinks(start: URL, opts: DiscoveryOptions): Promise<void> {
   const visited = new Set<string>();
   let frontier: URL[] = [start];
   visited.add(opts.keyOf(start));
-  let fetched = 0;
+  let takenTotal = 0;
   for (let depth = 0; depth <= DISCOVERY_MAX_DEPTH && frontier.length > 0; depth++) {
+    const level = frontier;
     const next: URL[] = [];
-    const queue = [...frontier];
-    const worker = async () => {
-      while (queue.length > 0 && fetched < DISCOVERY_MAX_PAGES && !opts.signal.aborted && !opts.enough()) {
-        const url = queue.shift() as URL;
-        if (!(await opts.robots.isAllowed(url))) continue;
-        fetched++;
-        let page;
-        try {
-          const res = await opts.fetcher.fetch(url.href, { signal: opts.signal, maxBytes: MAX_PAGE_BYTES, accept: 'text/html,*/*' });
-          if (res.status >= 400 || !/html/i.test(res.contentType)) continue;
-          page = extractPageLinks(res.body.toString('utf8'), res.url);
-        } catch {
-          continue;
-        }
-        opts.found(url, { title: page.title, description: page.description });
-        for (const raw of page.links) {
+    const visits: Array<Visit | undefined> = [];
+    let taken = 0;
+    let applied = 0;
+    const apply = () => {
+      for (let v = visits[applied]; applied < taken && v !== undefined; v = visits[++applied]) {
+        if (v === 'nothing') continue;
+        opts.found(v.url, { title: v.title, description: v.description });
+        for (const raw of v.links) {
           const link = parseHttpUrl(raw);
           if (!link || !opts.inScope(link)) continue;
           const key = opts.keyOf(link);
@@ -57,7 +60,28 @@ export async function discoverLinks(start: URL, opts: DiscoveryOptions): Promise
         }
       }
     };
+    const worker = async () => {
+      while (taken < level.length && takenTotal < DISCOVERY_MAX_PAGES && !opts.signal.aborted && !opts.enough()) {
+        const i = taken++;
+        takenTotal++;
+        visits[i] = await visit(level[i] as URL, opts);
+        apply();
+      }
+    };
     await Promise.all(Array.from({ length: DISCOVERY_CONCURRENCY }, () => worker()));
+    apply();
     frontier = next;
+  }
+}
+
+async function visit(url: URL, opts: DiscoveryOptions): Promise<Visit> {
+  try {
+    if (!(await opts.robots.isAllowed(url))) return 'nothing';
+    const res = await opts.fetcher.fetch(url.href, { signal: opts.signal, maxBytes: MAX_PAGE_BYTES, accept: 'text/html,*/*' });
+    if (res.status >= 400 || !/html/i.test(res.contentType)) return 'nothing';
+    const page = extractPageLinks(res.body.toString('utf8'), res.url);
+    return { url, title: page.title, description: page.description, links: page.links };
+  } catch {
+    return 'nothing';
   }
 }
