@@ -1,16 +1,16 @@
 // A Temporal dev server on loopback (the CLI found or built by src/devserver, as the embedded
 // stack does), the webhook receiver that signals workflows, and a prebuilt workflow bundle so
 // worker processes start fast and their memory is not the bundler's.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { resolveTemporalCli } from '../../packages/temporal/src/devserver/index.js';
 import { SEARCH_ATTRIBUTES } from '../../packages/temporal/src/search-attributes.js';
 import { startWebhookServer, type WebhookServer } from '../../packages/temporal/src/webhooks/index.js';
-import { WORKFLOWS_PATH } from '../../packages/temporal/src/worker/index.js';
+import { writeWorkflowBundle } from '../../packages/temporal/src/worker/bundle.js';
 
 export interface BenchTemporal {
   env: TestWorkflowEnvironment;
@@ -41,8 +41,8 @@ export async function startBenchTemporal(options: BenchTemporalOptions): Promise
   const cli = await resolveTemporalCli({ log: options.log });
   const dir = mkdtempSync(join(tmpdir(), 'webdata-bench-bundle-'));
   const bundlePath = join(dir, 'workflow-bundle.js');
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('ERROR') });
-  writeFileSync(bundlePath, code);
+  // The bundle users get (`webdata-bundle`): the metrics interceptor, zod preloaded.
+  await writeWorkflowBundle(bundlePath);
 
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
