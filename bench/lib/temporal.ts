@@ -41,7 +41,7 @@ export async function startBenchTemporal(options: BenchTemporalOptions): Promise
   const cli = await resolveTemporalCli({ log: options.log });
   const dir = mkdtempSync(join(tmpdir(), 'webdata-bench-bundle-'));
   const bundlePath = join(dir, 'workflow-bundle.js');
-  // The bundle users get (`webdata-bundle`): the metrics interceptor, zod preloaded.
+  // The bundle users build (writeWorkflowBundle, `npm run bundle`): with the metrics interceptor.
   await writeWorkflowBundle(bundlePath);
 
   const env = await TestWorkflowEnvironment.createLocal({
