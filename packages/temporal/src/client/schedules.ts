@@ -87,17 +87,30 @@ export async function deleteSchedule(client: Client, scheduleId: string): Promis
 /**
  * Starts one run of a schedule now (whatever its spec or pause) and returns that run's workflow
  * id, once the schedule reports the action taken (a deadline of `timeoutMs`, default 60 s).
+ *
+ * A schedule names each run `<workflowId>-<scheduled time, to the second>`, so a trigger in the
+ * same second as the schedule's last action would be refused as a duplicate id and start
+ * nothing. The trigger waits for the next second, and only a run with a new id counts as started.
  */
 export async function triggerSchedule(client: Client, scheduleId: string, options: { timeoutMs?: number } = {}): Promise<string> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
   const handle = client.schedule.getHandle(scheduleId);
-  const before = (await handle.describe()).info.numActionsTaken;
+  const { info } = await handle.describe();
+  const before = info.numActionsTaken;
+  const last = info.recentActions.at(-1);
+  const lastId = last?.action.workflow.workflowId;
+  if (last) {
+    // The next whole second after the last action's, with a margin for the server's clock.
+    const free = Math.floor(last.scheduledAt.getTime() / 1000) * 1000 + 1000 + 100;
+    if (Date.now() < free) await new Promise((r) => setTimeout(r, free - Date.now()));
+  }
   await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
-    const { info } = await handle.describe();
-    const started = info.recentActions.at(-1)?.action.workflow.workflowId;
-    if (info.numActionsTaken > before && started) return started;
-    if (Date.now() > deadline) throw new Error(`schedule ${scheduleId}: the triggered run did not start within ${options.timeoutMs ?? 60_000} ms`);
+    const now = (await handle.describe()).info;
+    const started = now.recentActions.at(-1)?.action.workflow.workflowId;
+    if (now.numActionsTaken > before && started && started !== lastId) return started;
+    if (Date.now() > deadline) throw new Error(`schedule ${scheduleId}: the triggered run did not start within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
