@@ -105,6 +105,8 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 
 export class HttpTransport {
   readonly baseUrl: URL;
+  /** The base URL's path without its trailing slash: the prefix routes are relative to. */
+  private readonly basePath: string;
   readonly origin: string;
   private readonly apiKey: string;
   private readonly timeoutMs: number;
@@ -128,6 +130,7 @@ export class HttpTransport {
   constructor(options: HttpTransportOptions) {
     this.apiKey = options.apiKey;
     this.baseUrl = new URL(options.baseUrl);
+    this.basePath = this.baseUrl.pathname.replace(/\/$/, '');
     this.origin = this.baseUrl.origin;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // A keep-alive Agent by default so consecutive calls reuse connections.
@@ -142,15 +145,17 @@ export class HttpTransport {
   /** Resolves `/v2/...` below the base URL, keeping a path prefix of the base if any. */
   resolve(target: string | URL, query?: Record<string, QueryValue>): URL {
     const url =
-      target instanceof URL ? new URL(target.href) : new URL(this.baseUrl.pathname.replace(/\/$/, '') + target, this.baseUrl);
+      target instanceof URL ? new URL(target.href) : new URL(this.basePath + target, this.baseUrl);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     return url;
   }
 
   async call(call: HttpCall): Promise<HttpResult> {
+    // Resolved once per call: the lane, the Retry-After hold and the observer all key on it.
+    const url = this.resolve(call.target, call.query);
+    const route = routeOf(call, url.pathname, this.basePath);
     const observer = this.observer;
-    if (!observer) return this.attempt(call);
-    const route = routeOf(call, this.resolve(call.target).pathname, this.baseUrl.pathname.replace(/\/$/, ''));
+    if (!observer) return this.attempt(call, url, route);
     const start: RequestStart = { method: call.method, route, what: call.what };
     const end = quietly(observer.onRequest?.bind(observer), start);
     const began = performance.now();
@@ -160,7 +165,7 @@ export class HttpTransport {
       quietly(observer.onResponse?.bind(observer), full);
     };
     try {
-      const result = await this.attempt(call);
+      const result = await this.attempt(call, url, route);
       report({ status: result.status });
       return result;
     } catch (err) {
@@ -215,9 +220,9 @@ export class HttpTransport {
    * Retry-After always holds it. Without this, a read sent while the 429 was on the wire could
    * arrive just after it. Other requests are not chained.
    */
-  private async attempt(call: HttpCall): Promise<HttpResult> {
-    if (call.method !== 'GET') return this.send(call);
-    const key = this.resolve(call.target).pathname;
+  private async attempt(call: HttpCall, url: URL, route: string): Promise<HttpResult> {
+    if (call.method !== 'GET') return this.send(call, url, route);
+    const key = url.pathname;
     const before = this.lanes.get(key);
     let release!: () => void;
     const mine = new Promise<void>((resolve) => { release = resolve; });
@@ -225,18 +230,16 @@ export class HttpTransport {
     this.lanes.set(key, tail);
     try {
       if (before) await before;
-      return await this.send(call);
+      return await this.send(call, url, route);
     } finally {
       release();
       if (this.lanes.get(key) === tail) this.lanes.delete(key);
     }
   }
 
-  private async send(call: HttpCall): Promise<HttpResult> {
-    const url = this.resolve(call.target, call.query);
+  private async send(call: HttpCall, url: URL, route: string): Promise<HttpResult> {
     const requestId = randomUUID();
-    const scope = routeOf(call, url.pathname, this.baseUrl.pathname.replace(/\/$/, ''));
-    await this.holdForRetryAfter(call, scope, requestId);
+    await this.holdForRetryAfter(call, route, requestId);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.apiKey}`,
       accept: 'application/json',
@@ -283,7 +286,7 @@ export class HttpTransport {
         what: call.what,
       });
       if (this.holdOnRetryAfter && (status === 429 || status === 503) && error.retryAfterMs !== undefined) {
-        this.hold(status === 503 ? ALL_ROUTES : scope, error.retryAfterMs);
+        this.hold(status === 503 ? ALL_ROUTES : route, error.retryAfterMs);
       }
       throw error;
     }
