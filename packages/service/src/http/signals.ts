@@ -1,6 +1,8 @@
 // An AbortSignal tied to a parent (and optionally a timeout) whose listener is removed again
 // when the work is done, so a long-lived parent (the service's close signal) does not collect
 // one listener per request.
+import { setMaxListeners } from 'node:events';
+
 export interface LinkedSignal {
   signal: AbortSignal;
   /** Aborts the linked signal (with `reason`) if it has not been aborted. */
@@ -13,6 +15,9 @@ export function linkedSignal(parent: AbortSignal, timeoutMs?: number): LinkedSig
   const controller = new AbortController();
   const onParentAbort = (): void => controller.abort(parent.reason);
   let timer: NodeJS.Timeout | undefined;
+  // The parent holds one listener per piece of work in flight (dispose removes it), so more
+  // than Node's default of 10 is load, not a leak: no MaxListenersExceededWarning for it.
+  setMaxListeners(0, parent);
   if (parent.aborted) controller.abort(parent.reason);
   else parent.addEventListener('abort', onParentAbort, { once: true });
   if (timeoutMs !== undefined && !controller.signal.aborted) {
