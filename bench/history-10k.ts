@@ -32,6 +32,7 @@ interface SizeResult {
   wallMs: number;
   requests: number;
   bytesOut: number;
+  byRoute: Record<string, number>;
   history: ChainHistory;
   /** The result's own count of continue-as-new hand-overs. */
   continuedAsNew: number;
@@ -94,6 +95,7 @@ export async function history10k(closers: Closers, log: (line: string) => void, 
         wallMs: out.endedAt - t0,
         requests: traffic.requests,
         bytesOut: traffic.bytesOut,
+        byRoute: traffic.byRoute,
         history,
         continuedAsNew: out.continuedAsNew,
         ...memory(samples, t0, knewAt),
@@ -147,11 +149,12 @@ function report(results: SizeResult[], suggestCan: number): void {
 
   printTable(
     'Worker process memory (child process, /proc/<pid>/status sampled every 200 ms)',
-    ['pages', 'requests', 'downloaded', 'RSS idle', 'peak RSS while waiting', 'peak RSS while collecting', 'VmHWM before → after', 'growth over idle', 'collect s'],
+    ['pages', 'requests', 'downloaded', 'activity retries', 'RSS idle', 'peak RSS while waiting', 'peak RSS while collecting', 'VmHWM before → after', 'growth over idle', 'collect s'],
     results.map((r) => [
       int(r.limit),
       int(r.requests),
       bytes(r.bytesOut),
+      retriesOf(r.history),
       mib(r.idleKb),
       mib(r.waitPeakKb),
       mib(r.collectPeakKb),
@@ -163,11 +166,22 @@ function report(results: SizeResult[], suggestCan: number): void {
       '',
       'Idle: the worker after a 20-page warm-up run, before the measured run. VmHWM is the kernel\'s lifetime peak',
       '(it includes start-up and the warm-up run; a rise from before to after happened during the measured run).',
+      'Activity retries: attempts after the first in the run\'s history, by type; a follower retried resumes from the',
+      'last heartbeat the server recorded, so the pages since are downloaded again (the store keeps each once).',
+      ...results.map((r) => `Requests, ${int(r.limit)} pages: ${Object.entries(r.byRoute).sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} ${n}`).join(', ')}.`),
+      ...results.flatMap((r) => r.history.retries.map((x) => `Retry, ${int(r.limit)} pages: ${x.type} attempt ${x.attempt} after: ${x.cause}`)),
       ...(results.length > 1
         ? [`Growth over idle, ${int(results.at(-1)?.limit ?? 0)} vs ${int(results[0].limit)} pages: ${ratioOf(results)} for ${pagesRatio(results)} the pages.`]
         : []),
     ],
   );
+}
+
+function retriesOf(history: ChainHistory): string {
+  if (history.retries.length === 0) return '0';
+  const byType = new Map<string, number>();
+  for (const r of history.retries) byType.set(r.type, (byType.get(r.type) ?? 0) + 1);
+  return `${history.retries.length} (${[...byType].map(([t, n]) => `${t} ${n}`).join(', ')})`;
 }
 
 function pagesRatio(results: SizeResult[]): string {

@@ -23,6 +23,8 @@ export interface RunHistory {
   largest: LargestPayload;
   /** Whether the server suggested continue-as-new to this run. */
   suggested: boolean;
+  /** Activity attempts after the first, by activity type, with why the attempt before ended. */
+  retries: Array<{ type: string; attempt: number; cause: string }>;
 }
 
 export interface ChainHistory {
@@ -32,6 +34,7 @@ export interface ChainHistory {
   largest: LargestPayload;
   /** Runs that ended in continue-as-new. */
   continuedAsNew: number;
+  retries: RunHistory['retries'];
 }
 
 export async function historyChain(client: Client, workflowId: string, firstRunId: string): Promise<ChainHistory> {
@@ -43,13 +46,21 @@ export async function historyChain(client: Client, workflowId: string, firstRunI
     let largest: LargestPayload = { bytes: 0, event: '—' };
     let next: string | undefined;
     let suggested = false;
+    const types = new Map<string, string>();
+    const retries: RunHistory['retries'] = [];
     for (const event of events) {
+      const scheduled = event.activityTaskScheduledEventAttributes;
+      if (scheduled) types.set(String(event.eventId), scheduled.activityType?.name ?? '?');
+      const started = event.activityTaskStartedEventAttributes;
+      if (started && (started.attempt ?? 1) > 1) {
+        retries.push({ type: types.get(String(started.scheduledEventId)) ?? '?', attempt: started.attempt ?? 0, cause: started.lastFailure?.message ?? '?' });
+      }
       const size = largestIn(event);
       if (size > largest.bytes) largest = { bytes: size, event: eventName(event) };
       if (event.workflowTaskStartedEventAttributes?.suggestContinueAsNew) suggested = true;
       next ??= event.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
     }
-    runs.push({ runId, events: events.length, bytes: temporal.api.history.v1.History.encode(history).finish().length, largest, suggested });
+    runs.push({ runId, events: events.length, bytes: temporal.api.history.v1.History.encode(history).finish().length, largest, suggested, retries });
     runId = next;
   }
   const largest = runs.reduce<LargestPayload>((a, r) => (r.largest.bytes > a.bytes ? r.largest : a), { bytes: 0, event: '—' });
@@ -59,6 +70,7 @@ export async function historyChain(client: Client, workflowId: string, firstRunI
     bytes: runs.reduce((n, r) => n + r.bytes, 0),
     largest,
     continuedAsNew: runs.length - 1,
+    retries: runs.flatMap((r) => r.retries),
   };
 }
 

@@ -18,7 +18,7 @@ export interface WaitOptions {
 
 export type WaitOutcome =
   | { kind: 'done'; summary: JobSummary; stoppedForBudget: boolean }
-  | { kind: 'continue-as-new' };
+  | { kind: 'continue-as-new'; stoppedForBudget: boolean };
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
@@ -50,7 +50,7 @@ export async function waitForJob(rt: PipelineRuntime, job: ActiveJob, options: W
       continue;
     }
     // Long waits hand over to a fresh run; the job id travels in the state.
-    if (workflowInfo().continueAsNewSuggested) return { kind: 'continue-as-new' };
+    if (workflowInfo().continueAsNewSuggested) return { kind: 'continue-as-new', stoppedForBudget };
 
     const woke = await condition(() => rt.hasEvent(job.jobId) || options.ended?.() !== undefined, interval);
     if (woke) {

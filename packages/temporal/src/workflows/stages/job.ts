@@ -14,6 +14,13 @@ import type { StageOutcome } from './types.js';
 
 /** Pages are stored while the job runs (a follower beside the wait), not only after it ends. */
 export const STREAMING_COLLECT = 'streaming-collect';
+/**
+ * A follower that stored the job's last page while it was being stopped for continue-as-new
+ * keeps its result: before, the run handed over anyway, and the next run followed the job
+ * again from the last handed-over cursor (from the start when there was none), downloading
+ * every page a second time (measured: 53.2 MiB instead of 26.6 MiB for a 10,000-page crawl).
+ */
+export const FOLLOWER_DONE_AT_HANDOVER = 'follower-done-at-handover';
 
 export interface JobPlan {
   stage: StageName;
@@ -68,14 +75,16 @@ export async function runJob(rt: PipelineRuntime, plan: JobPlan): Promise<StageO
     };
     const followInput = streaming ? inputFor() : undefined;
     const follower = followInput && !active.follow?.atEnd ? startFollower(active, followInput) : undefined;
-    const waited = await waitForJob(rt, active, {
+    let waited = await waitForJob(rt, active, {
       allowance: () => active.allowance ?? Number.POSITIVE_INFINITY,
       tight: active.tight,
       ...(follower ? { ended: follower.ended } : {}),
     });
     if (waited.kind === 'continue-as-new') {
       await follower?.stop();
-      return { kind: 'continue-as-new' };
+      const ended = follower?.ended();
+      if (!ended || !patched(FOLLOWER_DONE_AT_HANDOVER)) return { kind: 'continue-as-new' };
+      waited = { kind: 'done', summary: ended, stoppedForBudget: waited.stoppedForBudget };
     }
 
     const followed = follower ? await follower.result : undefined;
