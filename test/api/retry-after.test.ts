@@ -35,22 +35,10 @@ test('the header wins over the text', () => {
 const ID_A = '0190c0de-0000-7000-8000-00000000000a';
 const ID_B = '0190c0de-0000-7000-8000-00000000000b';
 
+/** A server whose first request (of any route) gets a 429 with `retryAfter`; see scriptedServer. */
 async function limitedServer(retryAfter: string) {
-  const arrivals: Array<{ path: string; at: number }> = [];
-  let answered429At = 0;
-  const server = createServer((req, res) => {
-    arrivals.push({ path: req.url ?? '', at: Date.now() });
-    if (arrivals.length === 1) {
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter });
-      res.end(JSON.stringify({ success: false, error: 'Rate limit exceeded' }), () => { answered429At = Date.now(); });
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ success: true, status: 'scraping', total: 0, completed: 0, creditsUsed: 0, expiresAt: new Date().toISOString(), data: [] }));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, arrivals, answeredAt: () => answered429At, close: () => new Promise<void>((r) => server.close(() => r())) };
+  const site = await scriptedServer({ '*': { status: 429, retryAfter } });
+  return { ...site, answeredAt: () => site.firstAnswered.get('*') ?? 0 };
 }
 
 test('after a 429 with Retry-After 1, the next call of the same client is sent only once it passed', async () => {
@@ -98,23 +86,28 @@ test('two readers of one job at once: the second is sent after the first got its
   }
 });
 
-// Rate limits are per endpoint: a 429 of one route says nothing of another's budget.
+/**
+ * A server that answers the first request of each scripted route (`METHOD /path`, or `*` for
+ * the very first request whatever its route) as scripted, and everything else with success.
+ * `firstAnswered`: when each scripted answer was fully written, per key.
+ */
 async function scriptedServer(answers: Record<string, { status: number; retryAfter?: string }>) {
   const arrivals: Array<{ method: string; path: string; at: number }> = [];
   const firstAnswered = new Map<string, number>();
   const server = createServer((req, res) => {
-    const key = `${req.method} ${req.url?.split('?')[0] ?? ''}`;
+    const route = `${req.method} ${req.url?.split('?')[0] ?? ''}`;
     arrivals.push({ method: req.method ?? '', path: req.url ?? '', at: Date.now() });
+    const key = arrivals.length === 1 && answers['*'] ? '*' : route;
     const scripted = answers[key];
     if (scripted && !firstAnswered.has(key)) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (scripted.retryAfter) headers['retry-after'] = scripted.retryAfter;
       res.writeHead(scripted.status, headers);
-      res.end(JSON.stringify({ success: false, error: 'try later' }), () => firstAnswered.set(key, Date.now()));
+      res.end(JSON.stringify({ success: false, error: scripted.status === 429 ? 'Rate limit exceeded' : 'try later' }), () => firstAnswered.set(key, Date.now()));
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });
-    if (key.startsWith('POST /v2/map')) res.end(JSON.stringify({ success: true, links: [] }));
+    if (route.startsWith('POST /v2/map')) res.end(JSON.stringify({ success: true, links: [] }));
     else res.end(JSON.stringify({ success: true, status: 'scraping', total: 0, completed: 0, creditsUsed: 0, expiresAt: new Date().toISOString(), data: [] }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -122,6 +115,7 @@ async function scriptedServer(answers: Record<string, { status: number; retryAft
   return { url: `http://127.0.0.1:${port}`, arrivals, firstAnswered, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
+// Rate limits are per endpoint: a 429 of one route says nothing of another's budget.
 test('a 429 of the map holds the next map, not a status read of a crawl', async () => {
   const site = await scriptedServer({ 'POST /v2/map': { status: 429, retryAfter: '120' } });
   const client = new WebDataClient({ apiKey: 'k', baseUrl: site.url, maxHoldMs: 5_000 });
