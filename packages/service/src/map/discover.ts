@@ -19,7 +19,7 @@ export interface DiscoveryOptions {
   /** De-duplication key of a URL. */
   keyOf: (url: URL) => string;
   signal: AbortSignal;
-  /** Stop once this many URLs are known. */
+  /** Whether the walk has found enough; asked after each page, in the walk's order. */
   enough: () => boolean;
   /** Reports each in-scope URL found, with title/description when the page was visited. */
   found: (url: URL, info?: { title?: string; description?: string }) => void;
@@ -39,29 +39,35 @@ export async function discoverLinks(start: URL, opts: DiscoveryOptions): Promise
   let frontier: URL[] = [start];
   visited.add(opts.keyOf(start));
   let takenTotal = 0;
-  for (let depth = 0; depth <= DISCOVERY_MAX_DEPTH && frontier.length > 0; depth++) {
+  let stopped = false;
+  for (let depth = 0; depth <= DISCOVERY_MAX_DEPTH && frontier.length > 0 && !stopped; depth++) {
     const level = frontier;
     const next: URL[] = [];
     const visits: Array<Visit | undefined> = [];
     let taken = 0;
     let applied = 0;
     const apply = () => {
-      for (let v = visits[applied]; applied < taken && v !== undefined; v = visits[++applied]) {
-        if (v === 'nothing') continue;
-        opts.found(v.url, { title: v.title, description: v.description });
-        for (const raw of v.links) {
-          const link = parseHttpUrl(raw);
-          if (!link || !opts.inScope(link)) continue;
-          const key = opts.keyOf(link);
-          opts.found(link);
-          if (visited.has(key)) continue;
-          visited.add(key);
-          next.push(link);
+      while (!stopped && applied < taken && visits[applied] !== undefined) {
+        const v = visits[applied++] as Visit;
+        if (v !== 'nothing') {
+          opts.found(v.url, { title: v.title, description: v.description });
+          for (const raw of v.links) {
+            const link = parseHttpUrl(raw);
+            if (!link || !opts.inScope(link)) continue;
+            const key = opts.keyOf(link);
+            opts.found(link);
+            if (visited.has(key)) continue;
+            visited.add(key);
+            next.push(link);
+          }
         }
+        // Judged after each page in the walk's order: where the walk stops does not depend on
+        // which fetch answered first (pages fetched past that point are dropped).
+        if (opts.enough()) stopped = true;
       }
     };
     const worker = async () => {
-      while (taken < level.length && takenTotal < DISCOVERY_MAX_PAGES && !opts.signal.aborted && !opts.enough()) {
+      while (!stopped && taken < level.length && takenTotal < DISCOVERY_MAX_PAGES && !opts.signal.aborted) {
         const i = taken++;
         takenTotal++;
         visits[i] = await visit(level[i] as URL, opts);

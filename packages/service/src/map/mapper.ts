@@ -28,21 +28,30 @@ export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: Map
   const inScope = (url: URL) =>
     scope.allows(url) && (prefix === undefined || url.pathname === start.pathname || url.pathname.startsWith(prefix) || scope.relation(url) !== 'same');
 
-  // Ordered by first sight: the start URL, sitemap URLs, then discovered links.
-  const links = new Map<string, MapLink>();
-  const add = (found: URL, info?: { title?: string; description?: string }) => {
-    const url = new URL(found.href);
-    if (ignoreQuery) url.search = '';
-    const key = url.href;
-    const existing = links.get(key);
-    if (existing) {
-      if (info?.title && !existing.title) existing.title = info.title;
-      if (info?.description && !existing.description) existing.description = info.description;
-      return;
-    }
-    links.set(key, { url: url.href, ...(info?.title ? { title: info.title } : {}), ...(info?.description ? { description: info.description } : {}) });
+  // The start URL, then the sitemaps' URLs in their order, then the walk's in its breadth-first
+  // order, whichever source answers first: the same site maps to the same list, also when the
+  // limit cuts it. The walk stops once it found `limit` URLs itself, so how far it goes does not
+  // depend on how much of the sitemap had arrived (nor do the titles it read).
+  const collector = () => {
+    const found = new Map<string, MapLink>();
+    const add = (raw: URL, info?: { title?: string; description?: string }) => {
+      const url = new URL(raw.href);
+      if (ignoreQuery) url.search = '';
+      const key = url.href;
+      const existing = found.get(key);
+      if (existing) {
+        if (info?.title && !existing.title) existing.title = info.title;
+        if (info?.description && !existing.description) existing.description = info.description;
+        return;
+      }
+      found.set(key, { url: url.href, ...(info?.title ? { title: info.title } : {}), ...(info?.description ? { description: info.description } : {}) });
+    };
+    return { found, add };
   };
-  add(start);
+  const first = collector();
+  const sitemapped = collector();
+  const walked = collector();
+  first.add(start);
 
   const robots = new RobotsBook(rt.fetcher, DEFAULT_ROBOTS_AGENT, signal);
   const fromSitemaps = async () => {
@@ -58,7 +67,7 @@ export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: Map
     }
     for (const raw of urls) {
       const url = parseHttpUrl(raw);
-      if (url && inScope(url)) add(url);
+      if (url && inScope(url)) sitemapped.add(url);
     }
   };
   const fromLinks = () =>
@@ -68,8 +77,8 @@ export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: Map
       inScope,
       keyOf: (u) => dedupeKey(u, ignoreQuery),
       signal,
-      enough: () => links.size >= limit && !options.search,
-      found: add,
+      enough: () => walked.found.size >= limit && !options.search,
+      found: walked.add,
     });
 
   // Both sources run together; on timeout (signal aborted) map answers what it found.
@@ -78,6 +87,18 @@ export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: Map
     sitemap !== 'only' ? fromLinks().catch(() => undefined) : undefined,
   ]);
 
+  const links = new Map<string, MapLink>();
+  for (const source of [first.found, sitemapped.found, walked.found]) {
+    for (const [key, link] of source) {
+      const existing = links.get(key);
+      if (!existing) links.set(key, { ...link });
+      else {
+        // A title or description from the walk fills in a URL first listed by a sitemap.
+        if (link.title && !existing.title) existing.title = link.title;
+        if (link.description && !existing.description) existing.description = link.description;
+      }
+    }
+  }
   const all = [...links.values()];
   const ordered = options.search ? rankLinks(all, options.search) : all;
   return ordered.slice(0, limit);
