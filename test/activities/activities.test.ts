@@ -91,6 +91,21 @@ describe('failure mapping', () => {
     assert.equal(f.nextRetryDelay, 7000);
   });
 
+  test('429 on a late attempt: nextRetryDelay is the policy\'s backoff when that is longer than Retry-After', async () => {
+    server.handler = () => ({ status: 429, headers: { 'retry-after': '1' }, body: { success: false, error: 'Rate limit exceeded' } });
+    const retryPolicy = { initialInterval: 2000, backoffCoefficient: 2, maximumInterval: 60_000 };
+    // Attempt 6: 2 s × 2^5 = 64 s, capped at 60 s, plus up to 20% jitter.
+    const late = await failureOf(call(env({ attempt: 6, retryPolicy }), acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+    assert.ok(late.nextRetryDelay !== undefined && Number(late.nextRetryDelay) >= 60_000 && Number(late.nextRetryDelay) <= 72_000, `nextRetryDelay ${String(late.nextRetryDelay)}`);
+    // Attempt 1: 2-2.4 s of backoff, longer than the 1 s asked.
+    const first = await failureOf(call(env({ attempt: 1, retryPolicy }), acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+    assert.ok(Number(first.nextRetryDelay) >= 2000 && Number(first.nextRetryDelay) <= 2400, `nextRetryDelay ${String(first.nextRetryDelay)}`);
+    // A Retry-After longer than the backoff wins.
+    server.handler = () => ({ status: 429, headers: { 'retry-after': '30' }, body: { success: false, error: 'Rate limit exceeded' } });
+    const asked = await failureOf(call(env({ attempt: 1, retryPolicy }), acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+    assert.equal(asked.nextRetryDelay, 30_000);
+  });
+
   test('429 with only "retry after Ns" in the message → nextRetryDelay', async () => {
     server.handler = () => ({ status: 429, body: { success: false, error: 'Rate limit exceeded for crawl: retry after 25s, resets at 2026-01-01T00:00:00Z' } });
     const f = await failureOf(call(env(), acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
