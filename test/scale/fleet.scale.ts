@@ -308,13 +308,8 @@ test(`fleet at scale (${profile.name}): every run completes with the clean run's
   // run: a scheduled run's workflow id ends with its start time in whole seconds, so two
   // triggers of one schedule that the scheduler takes in the same second name one workflow and
   // the second is dropped, however far apart they were sent.
-  const schedules = new Map<string, { scheduleId: string; shape: Shape; count: number }>();
-  for (const i of viaSchedule) {
-    const shape = plan[i];
-    const scheduleId = `scale-schedule-${shape.name}-${i}-${stamp}`;
-    schedules.set(scheduleId, { scheduleId, shape, count: 1 });
-  }
-  await Promise.all([...schedules.values()].map(async ({ scheduleId, shape }) => {
+  const schedules = [...viaSchedule].map((i) => ({ scheduleId: `scale-schedule-${plan[i].name}-${i}-${stamp}`, shape: plan[i] }));
+  await Promise.all(schedules.map(async ({ scheduleId, shape }) => {
     await schedulePipeline(client, inputFor(shape), { scheduleId, every: '1h', paused: true, overlap: 'allow_all', taskQueue: TASK_QUEUE, trackChanges: false });
     await client.schedule.getHandle(scheduleId).trigger(ScheduleOverlapPolicy.ALLOW_ALL);
   }));
@@ -326,20 +321,18 @@ test(`fleet at scale (${profile.name}): every run completes with the clean run's
     runs.push(run);
   }));
   const scheduledDeadline = Date.now() + 15 * 60_000;
-  for (const { scheduleId, shape, count } of schedules.values()) {
+  for (const { scheduleId, shape } of schedules) {
     for (;;) {
       const ids: string[] = [];
       for await (const wf of client.workflow.list({ query: `TemporalScheduledById = '${scheduleId}'` })) ids.push(wf.workflowId);
-      if (ids.length >= count) {
-        assert.equal(ids.length, count, `schedule ${scheduleId} started ${ids.length} runs for ${count} triggers`);
-        for (const id of ids) {
-          const run: Run = { id, shape, via: 'schedule', handle: handleOf(id) };
-          watch(run, done);
-          runs.push(run);
-        }
+      if (ids.length >= 1) {
+        assert.equal(ids.length, 1, `schedule ${scheduleId} started ${ids.length} runs for 1 trigger`);
+        const run: Run = { id: ids[0], shape, via: 'schedule', handle: handleOf(ids[0]) };
+        watch(run, done);
+        runs.push(run);
         break;
       }
-      if (Date.now() > scheduledDeadline) throw new Error(`schedule ${scheduleId}: ${ids.length} of ${count} triggered runs started within 15 minutes`);
+      if (Date.now() > scheduledDeadline) throw new Error(`schedule ${scheduleId}: its triggered run did not start within 15 minutes`);
       await sleep(1000);
     }
   }
@@ -514,7 +507,7 @@ test(`fleet at scale (${profile.name}): every run completes with the clean run's
   writeReport(report);
   for (const [k, v] of Object.entries(table)) t.diagnostic(`${k}: ${v}`);
 
-  for (const { scheduleId } of schedules.values()) await deleteSchedule(client, scheduleId).catch(() => undefined);
+  for (const { scheduleId } of schedules) await deleteSchedule(client, scheduleId).catch(() => undefined);
 
   // ---- the receiver under load ----
   const waiting: string[] = [];

@@ -30,28 +30,29 @@ export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: Map
 
   // The start URL, then the sitemaps' URLs in their order, then the walk's in its breadth-first
   // order, whichever source answers first: the same site maps to the same list, also when the
-  // limit cuts it. The walk stops once it found `limit` URLs itself, so how far it goes does not
-  // depend on how much of the sitemap had arrived (nor do the titles it read).
-  const collector = () => {
-    const found = new Map<string, MapLink>();
-    const add = (raw: URL, info?: { title?: string; description?: string }) => {
-      const url = new URL(raw.href);
-      if (ignoreQuery) url.search = '';
-      const key = url.href;
-      const existing = found.get(key);
-      if (existing) {
-        if (info?.title && !existing.title) existing.title = info.title;
-        if (info?.description && !existing.description) existing.description = info.description;
-        return;
-      }
-      found.set(key, { url: url.href, ...(info?.title ? { title: info.title } : {}), ...(info?.description ? { description: info.description } : {}) });
-    };
-    return { found, add };
+  // limit cuts it. The sitemaps' URLs go straight in after the start URL; the walk's are kept
+  // apart and added once both sources ended. The walk stops once it found `limit` URLs itself,
+  // so how far it goes does not depend on how much of the sitemap had arrived (nor do the
+  // titles it read).
+  const keyOf = (found: URL) => {
+    const url = new URL(found.href);
+    if (ignoreQuery) url.search = '';
+    return url.href;
   };
-  const first = collector();
-  const sitemapped = collector();
-  const walked = collector();
-  first.add(start);
+  const links = new Map<string, MapLink>();
+  const add = (found: URL, info?: { title?: string; description?: string }) => {
+    const key = keyOf(found);
+    const existing = links.get(key);
+    if (existing) {
+      if (info?.title && !existing.title) existing.title = info.title;
+      if (info?.description && !existing.description) existing.description = info.description;
+      return;
+    }
+    links.set(key, { url: key, ...(info?.title ? { title: info.title } : {}), ...(info?.description ? { description: info.description } : {}) });
+  };
+  add(start);
+  const walked: Array<[URL, { title?: string; description?: string } | undefined]> = [];
+  const walkedKeys = new Set<string>();
 
   const robots = new RobotsBook(rt.fetcher, DEFAULT_ROBOTS_AGENT, signal);
   const fromSitemaps = async () => {
@@ -67,7 +68,7 @@ export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: Map
     }
     for (const raw of urls) {
       const url = parseHttpUrl(raw);
-      if (url && inScope(url)) sitemapped.add(url);
+      if (url && inScope(url)) add(url);
     }
   };
   const fromLinks = () =>
@@ -77,8 +78,11 @@ export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: Map
       inScope,
       keyOf: (u) => dedupeKey(u, ignoreQuery),
       signal,
-      enough: () => walked.found.size >= limit && !options.search,
-      found: walked.add,
+      enough: () => walkedKeys.size >= limit && !options.search,
+      found: (url, info) => {
+        walked.push([url, info]);
+        walkedKeys.add(keyOf(url));
+      },
     });
 
   // Both sources run together; on timeout (signal aborted) map answers what it found.
@@ -87,18 +91,7 @@ export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: Map
     sitemap !== 'only' ? fromLinks().catch(() => undefined) : undefined,
   ]);
 
-  const links = new Map<string, MapLink>();
-  for (const source of [first.found, sitemapped.found, walked.found]) {
-    for (const [key, link] of source) {
-      const existing = links.get(key);
-      if (!existing) links.set(key, { ...link });
-      else {
-        // A title or description from the walk fills in a URL first listed by a sitemap.
-        if (link.title && !existing.title) existing.title = link.title;
-        if (link.description && !existing.description) existing.description = link.description;
-      }
-    }
-  }
+  for (const [url, info] of walked) add(url, info);
   const all = [...links.values()];
   const ordered = options.search ? rankLinks(all, options.search) : all;
   return ordered.slice(0, limit);

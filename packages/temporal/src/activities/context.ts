@@ -1,6 +1,7 @@
 // What activities need from Temporal's activity context: the cancellation signal, heartbeats,
 // the last heartbeat of a previous attempt, and ids. Wrapped so the API calls stay plain.
 import { Context } from '@temporalio/activity';
+import type { RetryPolicy } from '@temporalio/common';
 
 export interface ActivityScope {
   signal: AbortSignal;
@@ -25,6 +26,20 @@ export function currentScope(): ActivityScope {
     attempt: () => ctx.info.attempt,
     log: ctx.log,
   };
+}
+
+/**
+ * This attempt's number and the retry policy the server reports for it, or undefined outside an
+ * activity (the failure mapping also runs in plain code and tests).
+ */
+export function currentRetry(): { attempt: number; policy?: RetryPolicy } | undefined {
+  let info: Context['info'];
+  try {
+    info = Context.current().info;
+  } catch {
+    return undefined;
+  }
+  return { attempt: info.attempt, policy: info.retryPolicy };
 }
 
 /**

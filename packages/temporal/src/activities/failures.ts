@@ -1,9 +1,9 @@
 // Failure mapping in one place: a WebDataApiError becomes an ApplicationFailure whose `type`
 // is the error kind; client errors are non-retryable, transient ones retryable, and a
 // Retry-After becomes `nextRetryDelay` so Temporal waits at least as long as the service asked.
-import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { WebDataApiError, type WebDataErrorKind } from 'webdata-client';
+import { currentRetry } from './context.js';
 
 const RETRYABLE_KINDS = new Set<WebDataErrorKind>(['rate_limited', 'timeout', 'server', 'network']);
 
@@ -37,24 +37,15 @@ export function toActivityFailure(err: unknown): unknown {
  */
 export function retryDelayMs(retryAfterMs: number): number {
   let backoff = 0;
-  const info = activityInfo();
-  const policy = info?.retryPolicy;
-  if (info && policy) {
+  const retry = currentRetry();
+  if (retry?.policy) {
+    const { policy } = retry;
     const initial = typeof policy.initialInterval === 'number' ? policy.initialInterval : 1_000;
     const coefficient = policy.backoffCoefficient ?? 2;
     const max = typeof policy.maximumInterval === 'number' ? policy.maximumInterval : initial * 100;
-    backoff = Math.min(max, initial * coefficient ** Math.max(0, info.attempt - 1)) * (1 + Math.random() * 0.2);
+    backoff = Math.min(max, initial * coefficient ** Math.max(0, retry.attempt - 1)) * (1 + Math.random() * 0.2);
   }
   return Math.max(Math.round(retryAfterMs), Math.round(backoff), 1);
-}
-
-/** The running activity's info, or undefined outside an activity. */
-function activityInfo(): Context['info'] | undefined {
-  try {
-    return Context.current().info;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Runs an API call and rethrows its failure in Temporal's terms. */
