@@ -27,7 +27,7 @@ export default tseslint.config(
   },
   {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O.
-    files: ['packages/temporal/src/workflows/**/*.ts'],
+    files: ['src/workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -317,7 +317,7 @@ start_server() {
 # Keyword/Int/... names for the CLI, from the package's own list (src/search-attributes.ts).
 search_attributes() {
   (cd "$ROOT" && node --conditions=webdata-source --import tsx --input-type=module -e '
-    const { SEARCH_ATTRIBUTES } = await import("./packages/temporal/src/search-attributes.ts");
+    const { SEARCH_ATTRIBUTES } = await import("./src/search-attributes.ts");
     const names = { KEYWORD: "Keyword", TEXT: "Text", INT: "Int", DOUBLE: "Double", BOOL: "Bool", DATETIME: "Datetime", KEYWORD_LIST: "KeywordList" };
     for (const key of SEARCH_ATTRIBUTES) console.log(key.name, names[key.type]);
   ')

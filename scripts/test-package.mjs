@@ -18,7 +18,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const PACKAGES = ['contract', 'client', 'storage', 'temporal', 'service'];
+// webdata-temporal is the repository root; the packages it depends on and the local service
+// live under packages/.
+const PACKAGES = ['packages/contract', 'packages/client', 'packages/storage', '.', 'packages/service'];
 const FORBIDDEN = /(^|\/)(test|tests|bench|__tests__|fixtures)\/|\.test\.|\.tsbuildinfo$|(^|\/)tsconfig[^/]*\.json$/;
 const keep = process.env.PACKAGE_TEST_KEEP === '1';
 const work = mkdtempSync(join(tmpdir(), 'webdata-package-'));
@@ -89,7 +91,7 @@ async function main() {
   const tarballs = {};
   log('\n| package | tarball | unpacked | files |\n|---|---:|---:|---:|');
   for (const p of PACKAGES) {
-    const [info] = JSON.parse(npm(['pack', '--json', '--pack-destination', tarDir], join(ROOT, 'packages', p)));
+    const [info] = JSON.parse(npm(['pack', '--json', '--pack-destination', tarDir], join(ROOT, p)));
     tarballs[info.name] = join(tarDir, info.filename);
     log(`| ${info.name} | ${kib(info.size)} | ${kib(info.unpackedSize)} | ${info.entryCount} |`);
     const bad = info.files.map((f) => f.path).filter((f) => FORBIDDEN.test(f));
@@ -98,7 +100,7 @@ async function main() {
     const hasDts = info.files.some((f) => f.path.startsWith('lib/') && f.path.endsWith('.d.ts'));
     const hasMaps = info.files.some((f) => f.path.endsWith('.js.map'));
     check(hasJs && hasDts && hasMaps, `${info.name}: compiled .js, .d.ts and source maps`);
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', p, 'package.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(ROOT, p, 'package.json'), 'utf8'));
     const runtime = Object.keys({ ...manifest.dependencies });
     check(!runtime.some((d) => ['tsx', 'typescript', '@temporalio/testing'].includes(d) || d.startsWith('@temporalio/')),
       `${info.name}: no TypeScript toolchain, @temporalio/testing or Temporal packages among its dependencies (Temporal is a peer)`);

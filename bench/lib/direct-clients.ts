@@ -1,7 +1,7 @@
 // The two non-Temporal ways to crawl and collect: the official Firecrawl SDK's crawl() waiter
 // and a hand-written loop over WebDataClient that pages `next` into a store as results come.
 import Firecrawl from '@mendable/firecrawl-js';
-import { toDocumentInput } from '../../packages/temporal/src/activities/collect.js';
+import { toDocumentInput } from '../../src/activities/collect.js';
 import type { WebDataClient } from '../../packages/client/src/client.js';
 import type { CrawlRequest } from '../../packages/contract/src/schemas/index.js';
 import type { DocumentInput, DocumentStore } from '../../packages/storage/src/types.js';

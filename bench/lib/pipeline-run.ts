@@ -1,8 +1,8 @@
 // One crawl + collect through the Temporal pipeline (map, select, batch and interact off),
 // on a worker listening to `taskQueue`.
 import type { Client } from '@temporalio/client';
-import { startPipeline } from '../../packages/temporal/src/client/pipeline.js';
-import type { PipelineResult } from '../../packages/temporal/src/workflows/state.js';
+import { startPipeline } from '../../src/client/pipeline.js';
+import type { PipelineResult } from '../../src/workflows/state.js';
 
 export interface PipelineCrawl {
   workflowId: string;

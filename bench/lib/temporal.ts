@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { resolveTemporalCli } from '../../packages/temporal/src/devserver/index.js';
-import { SEARCH_ATTRIBUTES } from '../../packages/temporal/src/search-attributes.js';
-import { startWebhookServer, type WebhookServer } from '../../packages/temporal/src/webhooks/index.js';
-import { writeWorkflowBundle } from '../../packages/temporal/src/worker/bundle.js';
+import { resolveTemporalCli } from '../../src/devserver/index.js';
+import { SEARCH_ATTRIBUTES } from '../../src/search-attributes.js';
+import { startWebhookServer, type WebhookServer } from '../../src/webhooks/index.js';
+import { writeWorkflowBundle } from '../../src/worker/bundle.js';
 
 export interface BenchTemporal {
   env: TestWorkflowEnvironment;

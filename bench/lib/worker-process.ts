@@ -32,7 +32,7 @@ export interface WorkerProcess {
 }
 
 export async function spawnWorker(options: WorkerProcessOptions): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--conditions=webdata-source', '--import', 'tsx', 'packages/temporal/src/worker/worker.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--conditions=webdata-source', '--import', 'tsx', 'src/worker.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -10,7 +10,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { WebDataClient } from '../../packages/client/src/client.js';
-import { createActivities } from '../../packages/temporal/src/activities/index.js';
+import { createActivities } from '../../src/activities/index.js';
 import { FilesystemStore } from '../../packages/storage/src/index.js';
 import { FakeServer } from '../api/fake-server.js';
 

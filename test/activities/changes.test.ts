@@ -12,11 +12,11 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { WebDataClient } from '../../packages/client/src/client.js';
 import { verifyWebhookSignature } from '../../packages/client/src/webhooks.js';
-import { createActivities } from '../../packages/temporal/src/activities/index.js';
-import { CHANGES_SIGNATURE_HEADER, contentHash, normalizedContent, seriesRuns } from '../../packages/temporal/src/activities/changes.js';
-import type { ChangeReport } from '../../packages/temporal/src/activities/types.js';
+import { createActivities } from '../../src/activities/index.js';
+import { CHANGES_SIGNATURE_HEADER, contentHash, normalizedContent, seriesRuns } from '../../src/activities/changes.js';
+import type { ChangeReport } from '../../src/activities/types.js';
 import { FilesystemStore, type StoredDocument } from '../../packages/storage/src/index.js';
-import { parsePipelineInput } from '../../packages/temporal/src/workflows/input.js';
+import { parsePipelineInput } from '../../src/workflows/input.js';
 import { FakeServer } from '../api/fake-server.js';
 
 const API_KEY = 'wd-test-secret-key-0123456789';

@@ -12,8 +12,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { WebDataClient } from '../../packages/client/src/client.js';
-import { createActivities } from '../../packages/temporal/src/activities/index.js';
-import { ROBOTS_UNREACHABLE_ATTEMPTS } from '../../packages/temporal/src/activities/robots.js';
+import { createActivities } from '../../src/activities/index.js';
+import { ROBOTS_UNREACHABLE_ATTEMPTS } from '../../src/activities/robots.js';
 import { FilesystemStore } from '../../packages/storage/src/index.js';
 import { FakeServer } from '../api/fake-server.js';
 

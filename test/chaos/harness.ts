@@ -10,9 +10,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { resolveTemporalCli } from '../../packages/temporal/src/devserver/index.js';
-import { SEARCH_ATTRIBUTES } from '../../packages/temporal/src/search-attributes.js';
-import { WORKFLOWS_PATH } from '../../packages/temporal/src/worker/index.js';
+import { resolveTemporalCli } from '../../src/devserver/index.js';
+import { SEARCH_ATTRIBUTES } from '../../src/search-attributes.js';
+import { WORKFLOWS_PATH } from '../../src/worker.js';
 import { createServiceApp, type ServiceApp } from '../../packages/service/src/app.js';
 import type { TeamConfig } from '../../packages/service/src/core/teams.js';
 import { startDemoSite, type DemoSite } from '../../packages/service/src/demo-site/index.js';
@@ -403,7 +403,7 @@ export interface WorkerProcess {
 /** the worker from sources configured only through WEBDATA_* and TEMPORAL_* variables. */
 export function spawnWorker(env: WorkerEnv, log: string[] = []): WorkerProcess {
   const startedAt = Date.now();
-  const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', 'packages/temporal/src/worker/worker.ts'], {
+  const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', 'src/worker.ts'], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -11,12 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebDataClient } from '../../packages/client/src/client.js';
-import { startPipeline, type PipelineHandle } from '../../packages/temporal/src/client/pipeline.js';
-import { STAGE } from '../../packages/temporal/src/search-attributes.js';
+import { startPipeline, type PipelineHandle } from '../../src/client/pipeline.js';
+import { STAGE } from '../../src/search-attributes.js';
 import { FilesystemStore } from '../../packages/storage/src/index.js';
-import { startWebhookServer, type WebhookServer } from '../../packages/temporal/src/webhooks/index.js';
-import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
-import type { PipelineResult } from '../../packages/temporal/src/workflows/state.js';
+import { startWebhookServer, type WebhookServer } from '../../src/webhooks/index.js';
+import type { PipelineInput } from '../../src/workflows/input.js';
+import type { PipelineResult } from '../../src/workflows/state.js';
 import type { FaultConfig } from '../../packages/service/src/core/faults.js';
 import { quietTemporalLogs } from '../helpers/temporal.js';
 import {

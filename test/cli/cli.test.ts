@@ -7,9 +7,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
-import { renderProgress } from '../../packages/temporal/src/cli/progress-view.js';
-import { getProgress } from '../../packages/temporal/src/client/pipeline.js';
+import type { DevStack } from '../../src/cli/dev-stack.js';
+import { renderProgress } from '../../src/cli/progress-view.js';
+import { getProgress } from '../../src/client/pipeline.js';
 import { jobsStarted, startStack } from '../helpers/stack.js';
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<{ code: number | null; out: string; err: string }> {
@@ -26,7 +26,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): 
 }
 
 test('npm run demo: every stage, the deliberate crawl failure repaired by support ask, exit 0', async () => {
-  const { code, out, err } = await run(['packages/temporal/lib/cli/demo.js']);
+  const { code, out, err } = await run(['lib/cli/demo.js']);
   assert.equal(code, 0, `${out}\n${err}`);
   assert.match(out, /run webdata-demo-\d+: completed/);
   assert.match(out, /crawl {5}repaired/);
@@ -40,26 +40,26 @@ test('npm run demo: every stage, the deliberate crawl failure repaired by suppor
 });
 
 test('webdata: bad input is refused before anything starts, naming the field and the rule', async () => {
-  const bad = await run(['packages/temporal/bin/webdata.js', 'run', 'http://127.0.0.1:9/', '--crawl-limit', 'lots']);
+  const bad = await run(['bin/webdata.js', 'run', 'http://127.0.0.1:9/', '--crawl-limit', 'lots']);
   assert.equal(bad.code, 2);
   assert.match(bad.err, /--crawl-limit: must be a whole number/);
-  const skip = await run(['packages/temporal/bin/webdata.js', 'run', 'http://127.0.0.1:9/', '--skip', 'scrape']);
+  const skip = await run(['bin/webdata.js', 'run', 'http://127.0.0.1:9/', '--skip', 'scrape']);
   assert.equal(skip.code, 2);
   assert.match(skip.err, /--skip: unknown stage "scrape"/);
-  const unknown = await run(['packages/temporal/bin/webdata.js', 'frobnicate']);
+  const unknown = await run(['bin/webdata.js', 'frobnicate']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.err, /unknown command "frobnicate"/);
-  const help = await run(['packages/temporal/bin/webdata.js', '--help']);
+  const help = await run(['bin/webdata.js', '--help']);
   assert.equal(help.code, 0);
   assert.match(help.out, /webdata run <url>/);
-  const worker = await run(['packages/temporal/bin/webdata.js', 'worker'], { WEBDATA_API_URL: '', WEBDATA_API_KEY: '' });
+  const worker = await run(['bin/webdata.js', 'worker'], { WEBDATA_API_URL: '', WEBDATA_API_KEY: '' });
   assert.equal(worker.code, 2);
   assert.match(worker.err, /WEBDATA_API_KEY: is required/);
 });
 
 // ---- every command's --help, and failures as one line (exit 2 usage, 1 failure, no stack) ----
 
-const BIN = 'packages/temporal/bin/webdata.js';
+const BIN = 'bin/webdata.js';
 
 interface Ran { code: number | null; out: string; err: string; ms: number }
 

@@ -7,11 +7,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
+import type { DevStack } from '../../src/cli/dev-stack.js';
 import { makeDocx, makePdf } from '../helpers/documents.js';
 import { startStack } from '../helpers/stack.js';
 
-const BIN = fileURLToPath(new URL('../../packages/temporal/bin/webdata.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/webdata.js', import.meta.url));
 
 function webdata(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string, timeoutMs = 240_000): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {

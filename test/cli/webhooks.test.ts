@@ -9,12 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { freeLoopbackPort } from '../../packages/temporal/src/devserver/index.js';
+import { freeLoopbackPort } from '../../src/devserver/index.js';
 import { startTestTemporal } from '../helpers/temporal.js';
 import { hosted, type Delivery } from '../webhooks/fixtures.js';
 import { receivedQuery, recorderWorkflow } from '../webhooks/recorder-workflow.js';
 
-const BIN = 'packages/temporal/bin/webdata.js';
+const BIN = 'bin/webdata.js';
 const SECRET = `whsec-${randomUUID()}`;
 const TASK_QUEUE = 'cli-webhooks';
 

@@ -6,10 +6,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
-import { cancelPipeline, getProgress, startPipeline } from '../../packages/temporal/src/client/pipeline.js';
-import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
-import type { PipelineResult } from '../../packages/temporal/src/workflows/state.js';
+import type { DevStack } from '../../src/cli/dev-stack.js';
+import { cancelPipeline, getProgress, startPipeline } from '../../src/client/pipeline.js';
+import type { PipelineInput } from '../../src/workflows/input.js';
+import type { PipelineResult } from '../../src/workflows/state.js';
 import { startServiceProxy, startProxiedWorker, type ServiceProxy } from '../helpers/service-proxy.js';
 import { startStack } from '../helpers/stack.js';
 

@@ -7,11 +7,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Context } from '@temporalio/activity';
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import { createActivities } from '../../packages/temporal/src/activities/index.js';
-import type { FollowJobInput, FollowJobResult, JobSummary } from '../../packages/temporal/src/activities/types.js';
-import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
-import { startPipeline } from '../../packages/temporal/src/client/pipeline.js';
-import { createWebDataWorker } from '../../packages/temporal/src/worker/index.js';
+import { createActivities } from '../../src/activities/index.js';
+import type { FollowJobInput, FollowJobResult, JobSummary } from '../../src/activities/types.js';
+import type { DevStack } from '../../src/cli/dev-stack.js';
+import { startPipeline } from '../../src/client/pipeline.js';
+import { createWebDataWorker } from '../../src/worker.js';
 import { refOf } from '../../packages/storage/src/index.js';
 import { startStack } from '../helpers/stack.js';
 

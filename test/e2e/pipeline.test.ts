@@ -3,10 +3,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
-import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
-import { getProgress, raiseBudget, startPipeline, cancelPipeline } from '../../packages/temporal/src/client/pipeline.js';
-import { deleteSchedule, schedulePipeline } from '../../packages/temporal/src/client/schedules.js';
-import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
+import type { DevStack } from '../../src/cli/dev-stack.js';
+import { getProgress, raiseBudget, startPipeline, cancelPipeline } from '../../src/client/pipeline.js';
+import { deleteSchedule, schedulePipeline } from '../../src/client/schedules.js';
+import type { PipelineInput } from '../../src/workflows/input.js';
 import type { LocalService } from '../../packages/service/src/app.js';
 import { browserSessions } from '../../packages/service/src/browser/session-manager.js';
 import { recordHistory } from '../helpers/histories.js';

@@ -5,9 +5,9 @@
 // it is stored.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
-import { formatSummary } from '../../packages/temporal/src/cli/summary.js';
-import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
+import type { DevStack } from '../../src/cli/dev-stack.js';
+import { formatSummary } from '../../src/cli/summary.js';
+import type { PipelineInput } from '../../src/workflows/input.js';
 import type { LocalService } from '../../packages/service/src/app.js';
 import { runToEnd, startStack, storedUrls } from '../helpers/stack.js';
 

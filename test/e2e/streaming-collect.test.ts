@@ -8,15 +8,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import type { FollowJobResult } from '../../packages/temporal/src/activities/types.js';
-import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
-import { getProgress, startPipeline } from '../../packages/temporal/src/client/pipeline.js';
-import { createWebDataWorker } from '../../packages/temporal/src/worker/index.js';
-import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
+import type { FollowJobResult } from '../../src/activities/types.js';
+import type { DevStack } from '../../src/cli/dev-stack.js';
+import { getProgress, startPipeline } from '../../src/client/pipeline.js';
+import { createWebDataWorker } from '../../src/worker.js';
+import type { PipelineInput } from '../../src/workflows/input.js';
 import { startStack, storedUrls } from '../helpers/stack.js';
 
 const PAGES = 8;
-const BIN = 'packages/temporal/bin/webdata.js';
+const BIN = 'bin/webdata.js';
 
 /** Polls until `check` holds; the generous deadline only catches what never happens. */
 async function until(what: string | (() => Promise<string>), check: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {

@@ -3,8 +3,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
-import { hostOf } from '../../packages/temporal/src/workflows/runtime.js';
+import type { DevStack } from '../../src/cli/dev-stack.js';
+import { hostOf } from '../../src/workflows/runtime.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { runToEnd, startStack } from '../helpers/stack.js';
 

@@ -6,8 +6,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Worker } from '@temporalio/worker';
 import { WebDataClient } from '../../packages/client/src/index.js';
-import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
-import { createWebDataWorker } from '../../packages/temporal/src/worker/worker.js';
+import type { DevStack } from '../../src/cli/dev-stack.js';
+import { createWebDataWorker } from '../../src/worker/worker.js';
 
 export interface ProxiedRequest {
   method: string;

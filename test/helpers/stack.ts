@@ -1,10 +1,10 @@
 // One embedded stack (Temporal dev server, local service + demo site, worker, webhook receiver)
 // per test file, plus helpers to run pipelines on it and inspect the store and the service.
-import type { DevStack, DevStackOptions } from '../../packages/temporal/src/cli/dev-stack.js';
-import { startDevStack } from '../../packages/temporal/src/cli/dev-stack.js';
-import { startPipeline } from '../../packages/temporal/src/client/pipeline.js';
-import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
-import type { PipelineResult } from '../../packages/temporal/src/workflows/state.js';
+import type { DevStack, DevStackOptions } from '../../src/cli/dev-stack.js';
+import { startDevStack } from '../../src/cli/dev-stack.js';
+import { startPipeline } from '../../src/client/pipeline.js';
+import type { PipelineInput } from '../../src/workflows/input.js';
+import type { PipelineResult } from '../../src/workflows/state.js';
 import { quietTemporalLogs } from './temporal.js';
 
 export async function startStack(options: DevStackOptions = {}): Promise<DevStack> {

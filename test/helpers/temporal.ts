@@ -1,9 +1,9 @@
 // Starts a real Temporal dev server (`temporal server start-dev`) for a test file.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { resolveTemporalCli } from '../../packages/temporal/src/devserver/index.js';
-import { createLocalTestEnvironment } from '../../packages/temporal/src/devserver/local-env.js';
-import { SEARCH_ATTRIBUTES } from '../../packages/temporal/src/search-attributes.js';
+import { resolveTemporalCli } from '../../src/devserver/index.js';
+import { createLocalTestEnvironment } from '../../src/devserver/local-env.js';
+import { SEARCH_ATTRIBUTES } from '../../src/search-attributes.js';
 
 let runtimeInstalled = false;
 

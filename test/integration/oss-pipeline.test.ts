@@ -4,12 +4,12 @@
 // service lacked; credits count every stage.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
-import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
+import type { DevStack } from '../../src/cli/dev-stack.js';
+import type { PipelineInput } from '../../src/workflows/input.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startParseDocuments } from '../../packages/temporal/src/client/parse-documents.js';
+import { startParseDocuments } from '../../src/client/parse-documents.js';
 import { runToEnd, startStack } from '../helpers/stack.js';
 
 let stack: DevStack;

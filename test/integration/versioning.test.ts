@@ -11,12 +11,12 @@ import type { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WebDataClient } from 'webdata-client';
 import { createStore } from 'webdata-storage';
-import { createActivities } from '../../packages/temporal/src/activities/index.js';
-import type { MapToStoreResult } from '../../packages/temporal/src/activities/types.js';
-import { getProgress, raiseBudget, startPipeline } from '../../packages/temporal/src/client/pipeline.js';
-import { deleteSchedule, schedulePipeline } from '../../packages/temporal/src/client/schedules.js';
-import type { PipelineInput } from '../../packages/temporal/src/workflows/input.js';
-import { createWebDataWorker } from '../../packages/temporal/src/worker/worker.js';
+import { createActivities } from '../../src/activities/index.js';
+import type { MapToStoreResult } from '../../src/activities/types.js';
+import { getProgress, raiseBudget, startPipeline } from '../../src/client/pipeline.js';
+import { deleteSchedule, schedulePipeline } from '../../src/client/schedules.js';
+import type { PipelineInput } from '../../src/workflows/input.js';
+import { createWebDataWorker } from '../../src/worker/worker.js';
 import { startTestTemporal } from '../helpers/temporal.js';
 
 const DEPLOYMENT = 'webdata-test';

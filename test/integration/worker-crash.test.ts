@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { WebDataClient } from '../../packages/client/src/client.js';
-import { startPipeline } from '../../packages/temporal/src/client/pipeline.js';
+import { startPipeline } from '../../src/client/pipeline.js';
 import { FilesystemStore } from '../../packages/storage/src/index.js';
 import { startLocalService, type LocalService } from '../../packages/service/src/index.js';
 import { startTestTemporal } from '../helpers/temporal.js';
@@ -41,7 +41,7 @@ after(async () => {
 });
 
 function spawnWorker(taskQueue: string): ChildProcess {
-  const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', 'packages/temporal/src/worker/worker.ts'], {
+  const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', 'src/worker.ts'], {
     env: {
       ...process.env,
       TEMPORAL_ADDRESS: env.address,

@@ -5,10 +5,10 @@ import { writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
-import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
-import { startPipeline } from '../../packages/temporal/src/client/pipeline.js';
-import { freeLoopbackPort } from '../../packages/temporal/src/devserver/index.js';
-import type { PipelineResult } from '../../packages/temporal/src/workflows/state.js';
+import type { DevStack } from '../../src/cli/dev-stack.js';
+import { startPipeline } from '../../src/client/pipeline.js';
+import { freeLoopbackPort } from '../../src/devserver/index.js';
+import type { PipelineResult } from '../../src/workflows/state.js';
 import { startStack } from '../helpers/stack.js';
 import { startWorkerProcess, until, type WorkerProcess } from './worker-process.js';
 

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MetricMeter, MetricTags } from '@temporalio/common';
 import { WebDataClient } from 'webdata-client';
-import { createWebDataMetrics } from '../../packages/temporal/src/worker/metrics.js';
+import { createWebDataMetrics } from '../../src/worker/metrics.js';
 
 interface Recorded { name: string; value: number; tags: MetricTags }
 

@@ -6,8 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
-import { startPipeline } from '../../packages/temporal/src/client/pipeline.js';
+import type { DevStack } from '../../src/cli/dev-stack.js';
+import { startPipeline } from '../../src/client/pipeline.js';
 import { startStack } from '../helpers/stack.js';
 import { startWorkerProcess, until, type WorkerProcess } from './worker-process.js';
 

@@ -2,9 +2,9 @@
 // its own Temporal runtime, so it can install the metrics exporter the test scrapes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { DevStack } from '../../packages/temporal/src/cli/dev-stack.js';
+import type { DevStack } from '../../src/cli/dev-stack.js';
 
-const WORKER = fileURLToPath(new URL('../../packages/temporal/src/worker/worker.ts', import.meta.url));
+const WORKER = fileURLToPath(new URL('../../src/worker.ts', import.meta.url));
 
 export interface WorkerProcess {
   child: ChildProcess;

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Worker } from '@temporalio/worker';
-import { WORKFLOWS_PATH } from '../../packages/temporal/src/worker/index.js';
+import { WORKFLOWS_PATH } from '../../src/worker.js';
 import { decodeHistory, HISTORIES_DIR, HISTORY_EXTENSION } from '../helpers/histories.js';
 import { quietTemporalLogs } from '../helpers/temporal.js';
 

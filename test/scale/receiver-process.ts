@@ -6,7 +6,7 @@
 // Prints "receiver: listening on <url>" when ready; SIGTERM closes it.
 import { appendFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
-import { startWebhookServer, type WebhookDecision } from '../../packages/temporal/src/webhooks/index.js';
+import { startWebhookServer, type WebhookDecision } from '../../src/webhooks/index.js';
 
 export interface ReceiverRecord {
   at: number;

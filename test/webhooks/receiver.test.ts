@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { signWebhookBody } from '../../packages/client/src/webhooks.js';
-import { ReplayGuard, deliveryKey, startWebhookServer, type WebhookServer } from '../../packages/temporal/src/webhooks/index.js';
+import { ReplayGuard, deliveryKey, startWebhookServer, type WebhookServer } from '../../src/webhooks/index.js';
 
 const SECRET = 'whsec-test-0123456789';
 const signals: Array<{ workflowId: string; args: unknown[] }> = [];

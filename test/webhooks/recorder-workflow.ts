@@ -1,7 +1,7 @@
 // A workflow that records every job event signal the webhook receiver sends it, so the tests
 // see exactly what reached Temporal (a query answers the list). Runs until terminated.
 import { condition, defineQuery, setHandler } from '@temporalio/workflow';
-import { jobEventSignal, type JobEventSignal } from '../../packages/temporal/src/workflows/definitions.js';
+import { jobEventSignal, type JobEventSignal } from '../../src/workflows/definitions.js';
 
 export const receivedQuery = defineQuery<JobEventSignal[]>('received');
 

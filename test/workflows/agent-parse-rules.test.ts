@@ -2,9 +2,9 @@
 // parseDocuments input: validation names the field and the rule.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePipelineInput, PipelineInputError } from '../../packages/temporal/src/workflows/input.js';
-import { parseParseDocumentsInput, ParseDocumentsInputError } from '../../packages/temporal/src/workflows/parse-documents-input.js';
-import { clampAgentCredits } from '../../packages/temporal/src/workflows/stages/agent.js';
+import { parsePipelineInput, PipelineInputError } from '../../src/workflows/input.js';
+import { parseParseDocumentsInput, ParseDocumentsInputError } from '../../src/workflows/parse-documents-input.js';
+import { clampAgentCredits } from '../../src/workflows/stages/agent.js';
 
 test('agent maxCredits: kept when it fits, clamped to what is left, skipped when nothing is', () => {
   assert.deepEqual(clampAgentCredits(50, Number.POSITIVE_INFINITY), { kind: 'run', maxCredits: 50 });

@@ -1,10 +1,10 @@
 // Pure rules of the pipeline: input validation, the credit guard and the support-fix policy.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { creditsPerPage, fitUnits, interactWorstCase, remaining } from '../../packages/temporal/src/workflows/credit-guard.js';
-import { parsePipelineInput, PipelineInputError } from '../../packages/temporal/src/workflows/input.js';
-import { applyFix, decideFix } from '../../packages/temporal/src/workflows/support.js';
-import { admitStartPage } from '../../packages/temporal/src/workflows/stages/crawl.js';
+import { creditsPerPage, fitUnits, interactWorstCase, remaining } from '../../src/workflows/credit-guard.js';
+import { parsePipelineInput, PipelineInputError } from '../../src/workflows/input.js';
+import { applyFix, decideFix } from '../../src/workflows/support.js';
+import { admitStartPage } from '../../src/workflows/stages/crawl.js';
 
 const answer = (confidence: 'high' | 'medium' | 'low', fixParameters: Record<string, unknown> | null) => ({
   answer: 'x', confidence, fixParameters, validation: null, durationMs: 1,

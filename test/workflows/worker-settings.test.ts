@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readWorkerSettings, WorkerSettingsError } from '../../packages/temporal/src/config/worker-env.js';
+import { readWorkerSettings, WorkerSettingsError } from '../../src/config/worker-env.js';
 
 test('worker settings: every problem on its own line, naming the variable, never echoing the key', () => {
   try {

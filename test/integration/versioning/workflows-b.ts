@@ -1,5 +1,5 @@
 // Build "b" of the test deployment: the same pipeline, the marker changed (observably new code).
-export { webDataPipeline } from '../../../packages/temporal/src/workflows/index.js';
+export { webDataPipeline } from '../../../src/workflows/index.js';
 
 export async function buildMarker(): Promise<string> {
   return 'b';

@@ -32,7 +32,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'worker':
         if (rest.length > 0) throw new UsageError(`worker takes no arguments, got "${rest.join(' ')}": it is configured from WEBDATA_* and TEMPORAL_* variables (see webdata worker --help)`);
         try {
-          await (await import('../worker/index.js')).runWorkerFromEnv();
+          await (await import('../worker.js')).runWorkerFromEnv();
         } catch (err) {
           // The worker's own connection (Rust core): name the address it tried and the fix.
           if (/transport|connect|deadline|unavailable/i.test((err as Error)?.message ?? '')) {

@@ -231,7 +231,3 @@ export function workerRuntimeOptions(level: LogLevel, settings: Pick<WorkerSetti
     },
   };
 }
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await runWorkerFromEnv();
-}

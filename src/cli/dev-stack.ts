@@ -14,7 +14,7 @@ import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
 import { createStore } from 'webdata-storage';
 import type { DocumentStore } from 'webdata-storage';
 import { startWebhookServer, type WebhookServer } from '../webhooks/index.js';
-import { createWebDataWorker } from '../worker/index.js';
+import { createWebDataWorker } from '../worker.js';
 
 export interface DevStackOptions {
   /** Temporal Web UI on this port (0 = none). Default: a free port. */
