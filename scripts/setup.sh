@@ -21,9 +21,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 echo "setup: npm packages"
-# `npm install` with the committed lock installs the locked versions. (`npm ci` is stricter and
-# refuses a lock without other platforms' optional packages, which the registry here omits.)
-npm install --no-audit --no-fund
+# `npm ci`: exactly the committed lock (it holds every platform's optional packages), and a
+# lock that does not match package.json fails here instead of being rewritten.
+npm ci --no-audit --no-fund
 
 echo "setup: Temporal CLI"
 node --conditions=webdata-source --import tsx scripts/ensure-temporal-cli.ts
