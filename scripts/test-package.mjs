@@ -118,12 +118,28 @@ async function main() {
   npm(['install', ...tgz('webdata-contract', 'webdata-client')], clientOnly);
   const clientBytes = duBytes(join(clientOnly, 'node_modules'));
 
+  // A backend that only starts runs: webdata-temporal and @temporalio/client, no worker-side peers.
+  const startOnly = project('start-only');
+  npm(['install', ...tgz('webdata-contract', 'webdata-client', 'webdata-storage', 'webdata-temporal'), '@temporalio/client@^1.24.0'], startOnly);
+  const startOnlyBytes = duBytes(join(startOnly, 'node_modules'));
+  const absent = ['worker', 'workflow', 'activity', 'envconfig', 'core-bridge'].filter((p) => !existsSync(join(startOnly, 'node_modules', '@temporalio', p)));
+  check(absent.length === 5, `a start-runs-only install has no @temporalio/worker, workflow, activity, envconfig or core-bridge (absent: ${absent.join(', ')})`);
+  writeFileSync(join(startOnly, 'start.mjs'), `
+const m = await import('webdata-temporal');
+console.log(JSON.stringify({ startPipeline: typeof m.startPipeline, schedulePipeline: typeof m.schedulePipeline, parseDocumentsRun: typeof m.startParseDocuments }));
+`);
+  const startOnlyImport = JSON.parse(run('node', ['start.mjs'], { cwd: startOnly }));
+  check(startOnlyImport.startPipeline === 'function' && startOnlyImport.schedulePipeline === 'function',
+    `a start-runs-only install imports webdata-temporal (startPipeline ${startOnlyImport.startPipeline}, schedulePipeline ${startOnlyImport.schedulePipeline})`);
+
   const app = project('consumer');
-  npm(['install', ...tgz('webdata-contract', 'webdata-client', 'webdata-storage', 'webdata-temporal')], app);
+  // A worker installs the worker-side peers itself (they are optional peers of webdata-temporal).
+  const workerPeers = ['client', 'worker', 'workflow', 'activity', 'common', 'envconfig'].map((p) => `@temporalio/${p}@^1.24.0`);
+  npm(['install', ...tgz('webdata-contract', 'webdata-client', 'webdata-storage', 'webdata-temporal'), ...workerPeers], app);
   const workerBytes = duBytes(join(app, 'node_modules'));
   check(!existsSync(join(app, 'node_modules', '@temporalio', 'testing')), 'a worker install has no @temporalio/testing');
   check(!existsSync(join(app, 'node_modules', 'tsx')) && !existsSync(join(app, 'node_modules', 'typescript')), 'a worker install has no tsx or typescript');
-  log(`install size: client only (webdata-client) ${mib(clientBytes)}; worker (webdata-temporal with its @temporalio peers) ${mib(workerBytes)}`);
+  log(`install size: client only (webdata-client) ${mib(clientBytes)}; start runs only (webdata-temporal + @temporalio/client) ${mib(startOnlyBytes)}; worker (webdata-temporal with its @temporalio peers) ${mib(workerBytes)}`);
   // The rest of the checks also need the local service, pg and the Node types for the TS consumer.
   npm(['install', ...tgz('webdata-service'), '@types/node@20'], app);
 

@@ -1,6 +1,7 @@
 // Start a parseDocuments run, read its progress, wait for its result.
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { parseDocuments, parseProgressQuery, type ParseDocumentsProgress, type ParseDocumentsResult } from '../workflows/parse-documents.js';
+import type { parseDocuments, ParseDocumentsProgress, ParseDocumentsResult } from '../workflows/parse-documents.js';
+import { PARSE_DOCUMENTS_WORKFLOW_TYPE, parseProgressQuery } from '../workflows/definitions.js';
 import { parseParseDocumentsInput, type ParseDocumentsConfig, type ParseDocumentsInput } from '../workflows/parse-documents-input.js';
 import { OUTCOME, STAGE } from '../search-attributes.js';
 import { DEFAULT_TASK_QUEUE } from './pipeline.js';
@@ -26,7 +27,7 @@ export function summarizeParse(config: ParseDocumentsConfig): string {
  */
 export async function startParseDocuments(client: Client, input: ParseDocumentsInput, options: StartParseDocumentsOptions = {}): Promise<ParseDocumentsHandle> {
   const config = parseParseDocumentsInput(input);
-  return client.workflow.start(parseDocuments, {
+  return client.workflow.start<typeof parseDocuments>(PARSE_DOCUMENTS_WORKFLOW_TYPE, {
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowId: options.workflowId ?? `webdata-parse-${Date.now()}`,
     args: [input],

@@ -1,11 +1,11 @@
 // What a backend calls: start a pipeline, read its progress, cancel it.
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { webDataPipeline } from '../workflows/pipeline.js';
-import { progressQuery, raiseBudgetUpdate, type PipelineProgress } from '../workflows/definitions.js';
+import type { webDataPipeline } from '../workflows/pipeline.js';
+import { PIPELINE_WORKFLOW_TYPE, progressQuery, raiseBudgetUpdate, type PipelineProgress } from '../workflows/definitions.js';
 import { parsePipelineInput, type PipelineConfig, type PipelineInput } from '../workflows/input.js';
 import type { PipelineResult } from '../workflows/state.js';
 import { OUTCOME, STAGE, TARGET_HOST } from '../search-attributes.js';
-import { hostOf } from '../workflows/runtime.js';
+import { hostOf } from '../workflows/host.js';
 
 export const DEFAULT_TASK_QUEUE = 'webdata';
 
@@ -45,7 +45,7 @@ export function describe(config: PipelineConfig): string {
 export async function startPipeline(client: Client, input: PipelineInput, options: StartPipelineOptions = {}): Promise<PipelineHandle> {
   const config = parsePipelineInput(input);
   const workflowId = options.workflowId ?? `webdata-${hostOf(config.url).replace(/[^a-z0-9.-]/gi, '-')}-${Date.now()}`;
-  return client.workflow.start(webDataPipeline, {
+  return client.workflow.start<typeof webDataPipeline>(PIPELINE_WORKFLOW_TYPE, {
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowId,
     args: [input],

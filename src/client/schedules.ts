@@ -1,6 +1,6 @@
 // Recurring pipelines over Temporal Schedules.
 import { ScheduleOverlapPolicy, type Client, type ScheduleDescription, type ScheduleSummary } from '@temporalio/client';
-import { webDataPipeline } from '../workflows/pipeline.js';
+import { PIPELINE_WORKFLOW_TYPE } from '../workflows/definitions.js';
 import { parsePipelineInput, type PipelineInput } from '../workflows/input.js';
 import { DEFAULT_TASK_QUEUE, describe, summarize } from './pipeline.js';
 
@@ -46,7 +46,7 @@ export async function schedulePipeline(client: Client, input: PipelineInput, opt
     spec: options.cron ? { cronExpressions: [options.cron] } : { intervals: [{ every: options.every as string }] },
     action: {
       type: 'startWorkflow',
-      workflowType: webDataPipeline,
+      workflowType: PIPELINE_WORKFLOW_TYPE,
       args: [tracked],
       taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
       workflowId: `${options.scheduleId}-run`,

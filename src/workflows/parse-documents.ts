@@ -10,7 +10,6 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
-  defineQuery,
   isCancellation,
   log,
   proxyActivities,
@@ -24,6 +23,7 @@ import type { createActivities } from '../activities/index.js';
 import { parseRetryPolicy } from '../activities/retry-policies.js';
 import { CREDITS, OUTCOME, PAGES } from '../search-attributes.js';
 import { reads } from './activities.js';
+import { parseProgressQuery } from './definitions.js';
 import {
   filePath,
   parseParseDocumentsInput,
@@ -95,7 +95,7 @@ export interface ParseDocumentsState {
   continuedAsNew: number;
 }
 
-export const parseProgressQuery = defineQuery<ParseDocumentsProgress>('progress');
+export { parseProgressQuery };
 
 function validated(input: ParseDocumentsInput): ParseDocumentsConfig {
   try {

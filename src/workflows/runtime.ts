@@ -2,6 +2,7 @@
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { CREDITS, OUTCOME, PAGES, STAGE, TARGET_HOST } from '../search-attributes.js';
 import type { PipelineProgress } from './definitions.js';
+import { hostOf } from './host.js';
 import { STAGES, type StageName } from './input.js';
 import type { PipelineState, StageReport } from './state.js';
 
@@ -95,7 +96,4 @@ export class PipelineRuntime {
   }
 }
 
-export function hostOf(url: string): string {
-  const m = /^[a-z]+:\/\/([^/?#]+)/i.exec(url);
-  return m ? m[1].toLowerCase() : url;
-}
+export { hostOf };
