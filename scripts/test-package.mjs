@@ -7,13 +7,17 @@
 //      and module nodenext type-checks against the published .d.ts;
 //   3. a consumer's own Worker, built with webDataPlugin, runs one pipeline to `completed`
 //      against webdata-service started from its installed bin;
-//   4. no tarball holds tests, benchmarks or build info.
-// Prints tarball sizes and file counts and the install size for a client-only user and a worker.
+//   4. examples/backend, copied out and installed from the tarballs, starts a run over HTTP and
+//      answers its progress until completed, with its own worker built with webDataPlugin;
+//   5. no tarball holds tests, benchmarks or build info.
+// Prints tarball sizes and file counts and the install sizes for a client-only user, a backend
+// that only starts runs, and a worker.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { clearTimeout, setTimeout } from 'node:timers';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -63,12 +67,12 @@ process.on('SIGINT', () => { cleanup(); process.exit(130); });
 process.on('SIGTERM', () => { cleanup(); process.exit(143); });
 
 /** Starts a long-running child in its own process group; resolves with the first stdout match. */
-function startChild(name, cmd, args, pattern, opts = {}) {
+function startChild(name, cmd, args, pattern, opts = {}, startTimeoutMs = 120_000) {
   const child = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
   children.add(child);
   let out = '';
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within 120 s:\n${out}`)), 120_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${startTimeoutMs / 1000} s:\n${out}`)), startTimeoutMs);
     const onData = (chunk) => {
       out += chunk.toString();
       const m = pattern.exec(out);
@@ -78,6 +82,40 @@ function startChild(name, cmd, args, pattern, opts = {}) {
     child.stderr.on('data', (c) => { out += c.toString(); });
     child.on('exit', (code) => { clearTimeout(timer); children.delete(child); reject(new Error(`${name} exited (${code}):\n${out}`)); });
   });
+}
+
+/** examples/backend as a user gets it: copied out of the repo, installed from the tarballs. */
+async function exampleBackend({ temporalAddress, serviceUrl, siteUrl, apiKey }, tgzOf) {
+  const dir = join(work, 'example-backend');
+  cpSync(join(ROOT, 'examples', 'backend'), dir, { recursive: true, filter: (from) => !/[\\/](node_modules|\.data|store)$/.test(from) });
+  npm(['install', ...tgzOf('webdata-contract', 'webdata-client', 'webdata-storage', 'webdata-temporal')], dir);
+  const env = { ...process.env, TEMPORAL_ADDRESS: temporalAddress, WEBDATA_API_URL: serviceUrl, WEBDATA_API_KEY: apiKey, WEBDATA_STORE: './store', PORT: '0' };
+  await startChild('example worker', process.execPath, ['src/worker.mjs'], /example worker: task queue/, { cwd: dir, env }, 300_000); // bundling the workflows is slow on a busy machine
+  const { match } = await startChild('example server', process.execPath, ['src/server.mjs'], /example backend: (http:\/\/\S+)/, { cwd: dir, env });
+  const base = match[1];
+  const call = async (method, path, body) => {
+    const res = await globalThis.fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: await res.json() };
+  };
+
+  const refused = await call('POST', '/runs', { url: 'not a url' });
+  check(refused.status === 400 && /url/.test(refused.body.error ?? ''), `example backend: POST /runs with a bad url answers 400 naming the field (${refused.status} ${refused.body.error})`);
+  const started = await call('POST', '/runs', { url: `${siteUrl}/` });
+  check(started.status === 201 && typeof started.body.id === 'string', `example backend: POST /runs starts a run (${started.status} ${JSON.stringify(started.body)})`);
+  // Polls until the workflow has closed; the deadline is generous, the run takes seconds.
+  let progress = { status: 0, body: {} };
+  let polls = 0;
+  const t = Date.now();
+  for (const deadline = Date.now() + 300_000; Date.now() < deadline; polls++) {
+    progress = await call('GET', `/runs/${encodeURIComponent(started.body.id)}`);
+    if (progress.status === 200 && progress.body.workflowStatus !== 'RUNNING') break;
+    await sleep(1000);
+  }
+  const p = progress.body;
+  check(progress.status === 200 && p.workflowStatus === 'COMPLETED' && p.status === 'completed' && p.documents > 0 && p.stages?.crawl === 'completed',
+    `example backend: GET /runs/:id answers the run's progress until completed (${polls + 1} polls, ${((Date.now() - t) / 1000).toFixed(1)} s: ${JSON.stringify(p)})`);
+  const unknown = await call('GET', '/runs/no-such-run');
+  check(unknown.status === 404, `example backend: GET /runs/:id of an unknown run answers 404 (${unknown.status})`);
 }
 
 async function main() {
@@ -134,12 +172,13 @@ console.log(JSON.stringify({ startPipeline: typeof m.startPipeline, schedulePipe
 
   const app = project('consumer');
   // A worker installs the worker-side peers itself (they are optional peers of webdata-temporal).
-  const workerPeers = ['client', 'worker', 'workflow', 'activity', 'common', 'envconfig'].map((p) => `@temporalio/${p}@^1.24.0`);
+  const temporalPeer = (name) => `@temporalio/${name}@${JSON.parse(readFileSync(join(ROOT, 'node_modules', '@temporalio', name, 'package.json'), 'utf8')).version}`;
+  const workerPeers = ['client', 'worker', 'workflow', 'activity', 'envconfig'].map(temporalPeer);
   npm(['install', ...tgz('webdata-contract', 'webdata-client', 'webdata-storage', 'webdata-temporal'), ...workerPeers], app);
   const workerBytes = duBytes(join(app, 'node_modules'));
   check(!existsSync(join(app, 'node_modules', '@temporalio', 'testing')), 'a worker install has no @temporalio/testing');
   check(!existsSync(join(app, 'node_modules', 'tsx')) && !existsSync(join(app, 'node_modules', 'typescript')), 'a worker install has no tsx or typescript');
-  log(`install size: client only (webdata-client) ${mib(clientBytes)}; start runs only (webdata-temporal + @temporalio/client) ${mib(startOnlyBytes)}; worker (webdata-temporal with its @temporalio peers) ${mib(workerBytes)}`);
+  log(`install size: client only (webdata-client) ${mib(clientBytes)}; start runs only (webdata-temporal + @temporalio/client) ${mib(startOnlyBytes)}; worker (webdata-temporal + @temporalio/client, worker, workflow, activity, envconfig) ${mib(workerBytes)}`);
   // The rest of the checks also need the local service, pg and the Node types for the TS consumer.
   npm(['install', ...tgz('webdata-service'), '@types/node@20'], app);
 
@@ -272,6 +311,9 @@ await api.close(); await store.close(); await connection.close();
   const pipelineOut = run('node', ['worker.mjs', `127.0.0.1:${port}`, svc[1], svc[2], svc[3]], { cwd: app, timeout: 300_000 });
   const last = JSON.parse(pipelineOut.trim().split('\n').pop());
   check(last.status === 'completed' && last.documents > 0, `a consumer Worker built with webDataPlugin runs a pipeline to completed against the installed webdata-service (${JSON.stringify(last)})`);
+
+  // ---- 4. examples/backend, installed from the tarballs, against the same Temporal and service ---
+  await exampleBackend({ temporalAddress: `127.0.0.1:${port}`, serviceUrl: svc[1], siteUrl: svc[2], apiKey: svc[3] }, tgz);
   log(`total ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
