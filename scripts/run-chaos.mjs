@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the chaos scenarios (test/chaos/*.chaos.ts, not part of `npm test`) and prints the
-// measured figures as a markdown table (the README's "Reliability" section).
+// measured figures as a markdown table (docs/reliability.md).
 //   npm run test:chaos                      the full profile (default)
 //   CHAOS_PROFILE=ci npm run test:chaos     the short profile for CI (every scenario, fewer kills/pages)
 //   CHAOS_SEED=<int>                        other random moments; CHAOS_KEEP=1 keeps the temp folders

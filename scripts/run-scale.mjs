@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the fleet at scale (test/scale/fleet.scale.ts, not part of `npm test`) on the
 // production-shaped Temporal (scripts/temporal-server.sh, built once into the cache) and prints
-// its table and the webhook receiver's counts (the README's "Reliability" section).
+// its table and the webhook receiver's counts (docs/reliability.md).
 //   npm run test:scale                      the full profile (default): 200 runs, a kill every 20 s
 //   SCALE_PROFILE=ci npm run test:scale     the short profile for CI (16 runs, one kill)
 //   SCALE_SEED=<int>                        other kill targets; SCALE_KEEP=1 keeps the temp folder

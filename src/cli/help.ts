@@ -101,7 +101,7 @@ ${CONNECTION}`,
 
 Runs a worker for the pipeline, configured from the environment: WEBDATA_API_URL,
 WEBDATA_API_KEY, WEBDATA_STORE (folder or postgres:// URL), WEBDATA_TASK_QUEUE and the other
-WEBDATA_* settings (README "Worker settings"), plus the Temporal connection below.
+WEBDATA_* settings (docs/operations.md, "Run the worker in production"), plus the Temporal connection below.
 
 ${CONNECTION}`,
 

@@ -17,7 +17,7 @@ function withWorkflows<T extends { workflowsPath?: string; workflowBundle?: unkn
 
 /**
  * `metrics` (default on): pages stored, and the workflow's credits, job and run durations, on
- * the runtime's meter (exported when the Runtime has a metrics exporter; see README "Observe it").
+ * the runtime's meter (exported when the Runtime has a metrics exporter; see docs/operations.md "Observe it").
  * The workflow part needs the interceptor module in the bundle: added unless the Worker has a
  * prebuilt bundle (then bundle with `WORKFLOW_METRICS_PATH` among workflowInterceptorModules).
  */

@@ -58,7 +58,7 @@ export interface WebDataWorkerOptions {
   /**
    * Worker versioning: the worker joins this worker deployment version (`deploymentName` +
    * `buildId`) with `useWorkerVersioning`. New runs go to the deployment's current version
-   * (set it when a build is ready: README "Upgrade safely"); with the default behaviour PINNED
+   * (set it when a build is ready: docs/operations.md, "Upgrade safely"); with the default behaviour PINNED
    * a run stays on the version it started on. A run can last hours or wait days for a budget
    * raise; moved to a new build mid-run it would replay its history with code that may take
    * other branches. (The behaviour is set on the versioned worker, not declared in the workflow:

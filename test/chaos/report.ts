@@ -1,5 +1,5 @@
 // Figures measured by the chaos scenarios, merged into .data/chaos/report-<profile>.json;
-// scripts/run-chaos.mjs prints them as the README's "Reliability" table.
+// scripts/run-chaos.mjs prints them as the table of docs/reliability.md.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
