@@ -70,6 +70,23 @@ describe('FilesystemStore locks', () => {
     assert.deepEqual(await lockFiles(join(root, 'run')), []);
   });
 
+  it('never breaks a lock another writer of this process is releasing (many writers, one process)', async () => {
+    const root = await newRoot();
+    // Each round: 8 overlapping writers in 4 store instances. A writer that read a releasing
+    // holder's token and judged it foreign broke the next holder's lock (lock_lost).
+    for (let round = 0; round < 20; round++) {
+      const writers = Array.from({ length: 4 }, () => new FilesystemStore({ root }));
+      const runId = `run-${round}`;
+      const added = await Promise.all(writers.flatMap((w, k) => [0, 1].map(async (part) => {
+        let n = 0;
+        for (let start = k * 40 + part * 20; start < k * 40 + part * 20 + 80; start += 10) n += await w.appendDocuments(runId, 'job', pages(start, start + 10));
+        return n;
+      })));
+      assert.equal(added.reduce((a, b) => a + b, 0), 220);
+      assert.equal((await writers[0].count(runId)).documents, 220);
+    }
+  });
+
   it('waits for a live holder, then fails with a typed, retryable error naming the lock and its holder', async () => {
     const root = await newRoot();
     const store = new FilesystemStore({ root, lockTimeoutMs: 500 });

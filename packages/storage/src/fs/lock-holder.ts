@@ -66,12 +66,17 @@ export async function readLock(path: string): Promise<FoundLock | null> {
  * (same host), or naming this very process with a token it does not hold (a lock file
  * copied or restored with its folder, or left by an earlier life of a reused pid).
  */
-export async function isStale({ holder, ageMs }: FoundLock, leaseMs: number): Promise<boolean> {
+export async function isStale(path: string, { holder, ageMs }: FoundLock, leaseMs: number): Promise<boolean> {
   // An empty file is a holder between create and write, or one killed right there.
   if (holder === null) return ageMs > Math.min(leaseMs, 5_000);
   if (ageMs > leaseMs) return true;
   if (holder.host !== HOST) return false;
-  if (holder.pid === process.pid) return !heldHere.has(holder.token);
+  if (holder.pid === process.pid) {
+    if (heldHere.has(holder.token)) return false;
+    // A holder here forgets its token only once its file is gone, so the token read before may
+    // be a release in progress: only the same token read again now is a lock nobody here holds.
+    return (await readLock(path))?.holder?.token === holder.token;
+  }
   return !processAlive(holder.pid) || (await isZombie(holder.pid));
 }
 

@@ -73,7 +73,7 @@ async function acquire(path: string, options: LockOptions, holder: Holder): Prom
   for (;;) {
     if (await tryCreate(path, holder)) return;
     const found = await readLock(path);
-    if (found && (await isStale(found, options.staleMs))) {
+    if (found && (await isStale(path, found, options.staleMs))) {
       await breakLock(path, found.holder?.token);
       continue;
     }
