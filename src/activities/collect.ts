@@ -93,6 +93,9 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
       ? new ChangeTracker(store, input.runId, input.jobId, input.changes.previousRunId, () => scope.heartbeat(cursor))
       : undefined;
     const beat = () => scope.heartbeat(cursor);
+    // A write may wait on another writer's lock (up to the store's lock timeout, longer than
+    // the heartbeat timeout): heartbeat the cursor meanwhile so the wait is not taken for a dead worker.
+    const storing = <R>(write: () => Promise<R>) => beatingWith(scope.heartbeat, () => cursor, write);
 
     const read = (skip: number) => {
       const page = { skip, limit: pageSize };
@@ -117,12 +120,12 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
         ? await beatingWith(scope.heartbeat, () => cursor, () => splitByRobots(input.runId, fresh, robotsBook.agentFor(input.robots?.userAgent), scope.signal))
         : { keep: fresh, blocked: [] };
       if (blocked.length > 0) {
-        await store.appendFailures(input.runId, input.jobId, blocked.map((d) => ({ url: d.url, error: 'disallowed by robots.txt; not stored', code: 'ROBOTS_BLOCKED' })));
+        await storing(() => store.appendFailures(input.runId, input.jobId, blocked.map((d) => ({ url: d.url, error: 'disallowed by robots.txt; not stored', code: 'ROBOTS_BLOCKED' }))));
         cursor.robots = (cursor.robots ?? 0) + blocked.length;
       }
       // A series run stores unchanged pages as stubs pointing at the earlier copy.
       const toStore = tracker && keep.length > 0 ? await tracker.track(keep) : keep;
-      if (toStore.length > 0) cursor.written += await store.appendDocuments(input.runId, input.jobId, toStore);
+      if (toStore.length > 0) cursor.written += await storing(() => store.appendDocuments(input.runId, input.jobId, toStore));
       cursor.skip += res.data?.length ?? 0;
       beat();
       return { fresh: fresh.length, repeated };
@@ -141,7 +144,7 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
         ...errors.errors.map((e) => ({ url: e.url, error: e.error, code: e.code, timestamp: e.timestamp })),
         ...errors.robotsBlocked.map((url) => ({ url, error: 'blocked by robots.txt', code: 'ROBOTS_BLOCKED' })),
       ];
-      if (failures.length > 0) await store.appendFailures(input.runId, input.jobId, failures);
+      if (failures.length > 0) await storing(() => store.appendFailures(input.runId, input.jobId, failures));
 
       const counts = await store.count(input.runId, { jobId: input.jobId });
       const robotsSkipped = errors.robotsBlocked.length + (cursor.robots ?? 0);

@@ -3,6 +3,7 @@
 // Retry-After becomes `nextRetryDelay` so Temporal waits at least as long as the service asked.
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { WebDataApiError, type WebDataErrorKind } from 'webdata-client';
+import { StoreError } from 'webdata-storage';
 import { currentRetry } from './context.js';
 
 const RETRYABLE_KINDS = new Set<WebDataErrorKind>(['rate_limited', 'timeout', 'server', 'network']);
@@ -22,6 +23,16 @@ export function toActivityFailure(err: unknown): unknown {
       nonRetryable: !retryable,
       nextRetryDelay: retryable && err.retryAfterMs !== undefined ? retryDelayMs(err.retryAfterMs) : undefined,
       details: [{ status: err.status ?? null, code: err.code ?? null, requestId: err.requestId ?? null, jobId: err.jobId ?? null }],
+      cause: err,
+    });
+  }
+  if (err instanceof StoreError) {
+    // Typed `store_<kind>` (store_lock_timeout, store_no_space...), so a deployment can list one as non-retryable.
+    return ApplicationFailure.create({
+      message: err.message,
+      type: `store_${err.kind}`,
+      nonRetryable: !err.retryable,
+      details: [{ path: err.path, code: err.code ?? null }],
       cause: err,
     });
   }

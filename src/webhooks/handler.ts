@@ -84,6 +84,9 @@ export interface WebhookRequestHandler {
   drain(timeoutMs?: number): Promise<number>;
 }
 
+/** An oversized body is read (and dropped) up to this many times the limit before its 413. */
+const DRAIN_FACTOR = 16;
+
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookRequestHandler {
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const waitMs = options.signalWaitMs ?? 2_000;
@@ -132,19 +135,31 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
     const chunks: Buffer[] = [];
     let size = 0;
     let aborted = false;
+    const tooLarge = (): void => {
+      res.setHeader('connection', 'close');
+      answer(res, { status: 413, outcome: 'rejected', reason: `body over ${maxBody} bytes` });
+    };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBody && !aborted) {
-        aborted = true;
-        answer(res, { status: 413, outcome: 'rejected', reason: `body over ${maxBody} bytes` });
-        req.destroy();
+      if (aborted) return;
+      if (size <= maxBody) {
+        chunks.push(chunk);
         return;
       }
-      if (!aborted) chunks.push(chunk);
+      // A body without a declared length (chunked) passed the limit. The 413 is answered once
+      // the sender has finished: closing a socket with unread bytes resets it, and the client
+      // lost the answer. Only a sender going on far past the limit is cut off without waiting.
+      chunks.length = 0;
+      if (size > maxBody * DRAIN_FACTOR && !res.headersSent) {
+        aborted = true;
+        tooLarge();
+        req.destroy();
+      }
     });
     req.on('error', () => { aborted = true; });
     req.on('end', () => {
       if (aborted) return;
+      if (size > maxBody) return tooLarge();
       void handleBody(Buffer.concat(chunks), req, res);
     });
   };

@@ -25,9 +25,14 @@ import { runMap } from './stages/map.js';
 import { runSelect } from './stages/select.js';
 import type { StageOutcome } from './stages/types.js';
 import type { PipelineResult, PipelineState } from './state.js';
-import { applyFix, decideFix, type FixableStage } from './support.js';
+import { applyFix, decideFix, supportQuestion, type FixableStage } from './support.js';
 
 const BATCH_MODE_SKIPS_CRAWL = 'batch-mode-skips-crawl';
+/**
+ * A support ask names the failed stage's job (also when an activity failure, which carries no
+ * job id, failed the stage) and the site (patched: runs recorded before asked with the reason alone).
+ */
+const SUPPORT_ASK_NAMES_JOB = 'support-ask-names-job';
 
 /**
  * Stages in the order they run; `support` is not a step but the repair of a failed one. The
@@ -233,13 +238,17 @@ async function repair(rt: PipelineRuntime, stage: (typeof ORDER)[number], failed
   rt.stage = 'support';
   rt.publish();
   let askError: unknown;
+  const namesJob = patched(SUPPORT_ASK_NAMES_JOB);
+  const jobId = failed.jobId ?? (namesJob ? rt.report(stage).jobId : undefined);
   const answer = await support.askSupport.executeWithOptions(
-    { summary: `support ask: ${stage} failed` },
+    { summary: `support ask: ${stage} failed${namesJob && jobId ? ` (job ${jobId})` : ''}` },
     [{
       body: {
-        question: `The ${stage} stage of my pipeline failed: ${failed.reason}. What should I change?`.slice(0, 8000),
+        question: namesJob
+          ? supportQuestion({ stage, reason: failed.reason, jobId, url: state.config.url })
+          : `The ${stage} stage of my pipeline failed: ${failed.reason}. What should I change?`.slice(0, 8000),
         rationale: 'A durable pipeline wants machine-usable fix parameters to retry this stage once.',
-        ...(failed.jobId ? { jobId: failed.jobId } : {}),
+        ...(jobId ? { jobId } : {}),
         context: { stage, url: state.config.url, options: stageOptions(state, fixable) },
       },
     }],

@@ -1,10 +1,18 @@
 // Per-run helpers shared by the stages: progress, UI details, search attributes, job events.
-import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { CREDITS, OUTCOME, PAGES, STAGE, TARGET_HOST } from '../search-attributes.js';
 import type { PipelineProgress } from './definitions.js';
 import { hostOf } from './host.js';
 import { STAGES, type StageName } from './input.js';
 import type { PipelineState, StageReport } from './state.js';
+
+/**
+ * Webhook ids are kept in the carried state (bounded) rather than in this run's memory only
+ * (patched: a run recorded before forgot them at continue-as-new and must replay as it ran).
+ */
+const WEBHOOK_IDS_CARRIED = 'webhook-ids-carried';
+/** Job-level deliveries are a few per job: this many ids cover a run's recent jobs many times over. */
+export const SEEN_WEBHOOKS_KEPT = 256;
 
 export class PipelineRuntime {
   readonly state: PipelineState;
@@ -33,12 +41,25 @@ export class PipelineRuntime {
 
   pushEvent(jobId: string, type: string, webhookId?: string): void {
     if (webhookId) {
-      if (this.seenWebhooks.has(webhookId)) return;
-      this.seenWebhooks.add(webhookId);
+      if (patched(WEBHOOK_IDS_CARRIED)) {
+        if (!this.firstDelivery(webhookId)) return;
+      } else {
+        if (this.seenWebhooks.has(webhookId)) return;
+        this.seenWebhooks.add(webhookId);
+      }
     }
     const list = this.events.get(jobId) ?? [];
     list.push(type);
     this.events.set(jobId, list);
+  }
+
+  /** Records a delivery's id; false if it was seen already. The oldest id goes when the list is full. */
+  private firstDelivery(webhookId: string): boolean {
+    const seen = (this.state.seenWebhooks ??= []);
+    if (seen.includes(webhookId)) return false;
+    seen.push(webhookId);
+    if (seen.length > SEEN_WEBHOOKS_KEPT) seen.splice(0, seen.length - SEEN_WEBHOOKS_KEPT);
+    return true;
   }
 
   hasEvent(jobId: string): boolean {

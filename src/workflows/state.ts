@@ -75,6 +75,12 @@ export interface PipelineState {
   retried: StageName[];
   continuedAsNew: number;
   idempotencyKeys: Record<string, string>;
+  /**
+   * The last webhook deliveries acted on (their `webhookId`), oldest first and bounded: a
+   * delivery sent again (a receiver restarted, a second receiver) is ignored, also after a
+   * continue-as-new.
+   */
+  seenWebhooks?: string[];
   /** The service accepted a crawl with ignoreRobotsTxt: the pipeline's own robots check is off. */
   robotsIgnored?: boolean;
   /** The agent stage's job while it runs (carried through continue-as-new); `maxCredits` as sent. */

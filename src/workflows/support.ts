@@ -35,3 +35,24 @@ export function applyFix<T extends Record<string, unknown>>(options: T | undefin
   }
   return merged as T;
 }
+
+/** What a failed stage tells support about itself. */
+export interface FailedStage {
+  stage: string;
+  reason: string;
+  /** The job (or scrape) the stage started, when it started one. */
+  jobId?: string;
+  /** The site the pipeline runs on. */
+  url: string;
+}
+
+const JOB_KIND: Record<string, string> = { crawl: 'crawl', batch: 'batch scrape', interact: 'scrape' };
+
+/**
+ * The question about a failed stage. It names the job and the site: support diagnoses the job
+ * a question names, and a reason alone (an activity failure carries none) left it nothing to look at.
+ */
+export function supportQuestion(failed: FailedStage): string {
+  const subject = failed.jobId ? `${JOB_KIND[failed.stage] ?? failed.stage} job ${failed.jobId} on ${failed.url}` : `run on ${failed.url}`;
+  return `The ${failed.stage} stage of my pipeline (${subject}) failed: ${failed.reason}. What should I change?`.slice(0, 8000);
+}

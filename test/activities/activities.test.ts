@@ -3,8 +3,9 @@
 // recovery of a lost job start.
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
@@ -192,6 +193,37 @@ describe('collectors', () => {
     const again = await call(env(), acts.collectCrawl, { runId: 'collect-1', jobId: JOB });
     assert.equal(again.documents, 250);
     assert.equal(again.written, 0);
+  });
+
+  test('heartbeats while an append waits on a held store lock, then fails typed and retryable; the retry stores each page once', async () => {
+    server.handler = pagedHandler();
+    const root = mkdtempSync(join(tmpdir(), 'wd-acts-lock-'));
+    const lockedStore = new FilesystemStore({ root, lockTimeoutMs: 3_000 });
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e9)'], { stdio: 'ignore' });
+    try {
+      const lockedActs = createActivities({ client, store: lockedStore, heartbeatEveryMs: 50 });
+      mkdirSync(join(root, 'collect-lock'));
+      const lock = join(root, 'collect-lock', 'documents.lock');
+      writeFileSync(lock, JSON.stringify({ pid: holder.pid, host: hostname(), token: 'live-holder' }));
+      const e = env();
+      const beats: unknown[] = [];
+      e.on('heartbeat', (d: unknown) => beats.push(d));
+      const failure = await failureOf(call(e, lockedActs.collectCrawl, { runId: 'collect-lock', jobId: JOB }));
+      assert.equal(failure.type, 'store_lock_timeout');
+      assert.equal(failure.nonRetryable, false);
+      assert.match(failure.message, new RegExp(`documents\\.lock, held by pid ${holder.pid} on `));
+      // One heartbeat a second during the 3 s wait: the activity is not taken for dead (heartbeat timeout 10 s).
+      assert.ok(beats.length >= 2, `only ${beats.length} heartbeats while waiting`);
+      assert.deepEqual(beats.at(-1), { skip: 0, pages: 1, written: 0 });
+      holder.kill('SIGKILL');
+      const retried = await call(env({ heartbeatDetails: beats.at(-1) }), lockedActs.collectCrawl, { runId: 'collect-lock', jobId: JOB });
+      assert.equal(retried.documents, 250);
+      assert.equal(retried.written, 250);
+    } finally {
+      holder.kill('SIGKILL');
+      await lockedStore.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   test('resumes from the last heartbeat cursor', async () => {

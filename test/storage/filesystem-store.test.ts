@@ -167,8 +167,13 @@ describe('FilesystemStore on disk', () => {
     await writeFile(lock, JSON.stringify({ pid: dead.pid, host: (await import('node:os')).hostname(), token: 'dead' }));
     assert.equal(await store.appendDocuments('run', 'job', [makeDocument(1)]), 1);
 
-    await writeFile(lock, JSON.stringify({ pid: process.pid, host: (await import('node:os')).hostname(), token: 'someone-else' }));
-    await assert.rejects(() => store.appendDocuments('run', 'job', [makeDocument(2)]), /Timed out after 300 ms waiting for lock .*documents\.lock, held by pid \d+/);
+    const live = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e9)'], { stdio: 'ignore' });
+    try {
+      await writeFile(lock, JSON.stringify({ pid: live.pid, host: (await import('node:os')).hostname(), token: 'someone-else' }));
+      await assert.rejects(() => store.appendDocuments('run', 'job', [makeDocument(2)]), /Timed out after 300 ms waiting for lock .*documents\.lock, held by pid \d+/);
+    } finally {
+      live.kill('SIGKILL');
+    }
     await rm(lock);
     assert.equal(await store.appendDocuments('run', 'job', [makeDocument(2)]), 1);
   });

@@ -4,6 +4,8 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { signWebhookBody } from '../../packages/client/src/webhooks.js';
@@ -156,6 +158,48 @@ describe('rejected deliveries send no signal', () => {
   test('oversized body', async () => {
     const body = payload('crawl.completed', { padding: 'x'.repeat(100 * 1024) });
     assert.equal((await deliver(body, signed(body))).status, 413);
+  });
+  test('oversized chunked body (no content-length): the 413 is answered and read, then the connection closes', async () => {
+    // 256 KiB in 8 KiB chunks against a 64 KiB limit: the client is still sending when the limit is passed.
+    async function* chunks() {
+      for (let i = 0; i < 32; i++) {
+        yield Buffer.alloc(8 * 1024, 0x20);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    }
+    for (let round = 0; round < 5; round++) {
+      const res = await request(server.url, { method: 'POST', body: Readable.from(chunks()), headers: { 'content-type': 'application/json' } });
+      const answer = (await res.body.json()) as { outcome: string; reason: string };
+      assert.equal(res.statusCode, 413);
+      assert.equal(res.headers.connection, 'close');
+      assert.match(answer.reason, /body over 65536 bytes/);
+    }
+    assert.equal(signals.length, 0);
+  });
+  test('oversized chunked body from a raw client still sending: the 413 arrives before the close, not a reset', async () => {
+    const { port } = new URL(server.url);
+    const piece = Buffer.alloc(16 * 1024, 0x20);
+    const body = Buffer.concat(Array.from({ length: 16 }, () => Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])));
+    for (let round = 0; round < 5; round++) {
+      const reply = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1');
+        const got: Buffer[] = [];
+        socket.on('data', (d: Buffer) => got.push(d));
+        socket.on('error', (err) => reject(new Error(`${String(err)} after ${Buffer.concat(got).length} bytes of answer`)));
+        socket.on('end', () => resolve(Buffer.concat(got).toString('latin1')));
+        socket.write(`POST /webhooks HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`);
+        // Paced like a client on a slower link: still sending when the limit is passed.
+        void (async () => {
+          for (let at = 0; at < body.length && !socket.destroyed; at += 4096) {
+            socket.write(body.subarray(at, at + 4096));
+            await new Promise((r) => setTimeout(r, 2));
+          }
+          if (!socket.destroyed) socket.write('0\r\n\r\n');
+        })();
+      });
+      assert.match(reply, /^HTTP\/1\.1 413 /);
+      assert.match(reply, /body over 65536 bytes/);
+    }
   });
   test('wrong content type', async () => {
     const body = payload();

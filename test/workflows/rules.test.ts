@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { creditsPerPage, fitUnits, interactWorstCase, remaining } from '../../src/workflows/credit-guard.js';
 import { parsePipelineInput, PipelineInputError } from '../../src/workflows/input.js';
-import { applyFix, decideFix } from '../../src/workflows/support.js';
+import { applyFix, decideFix, supportQuestion } from '../../src/workflows/support.js';
 import { admitStartPage } from '../../src/workflows/stages/crawl.js';
 
 const answer = (confidence: 'high' | 'medium' | 'low', fixParameters: Record<string, unknown> | null) => ({
@@ -61,4 +61,14 @@ test('a selection-derived crawl admits its start page', () => {
   assert.deepEqual(admitStartPage('http://a.test/', ['^/docs']), ['^/docs', '^/$']);
   assert.deepEqual(admitStartPage('http://a.test/docs', ['^/docs']), ['^/docs']);
   assert.deepEqual(admitStartPage('http://a.test/a.b', ['^/x']), ['^/x', '^/a\\.b$']);
+});
+
+test('a support question names the failed stage\'s job and the site, so the answer can investigate that job', () => {
+  const job = '0190a7a0-0000-7000-8000-00000000abcd';
+  const lost = supportQuestion({ stage: 'crawl', reason: 'not_found: Job not found', jobId: job, url: 'http://a.test/' });
+  assert.equal(lost, `The crawl stage of my pipeline (crawl job ${job} on http://a.test/) failed: not_found: Job not found. What should I change?`);
+  assert.match(supportQuestion({ stage: 'batch', reason: 'x', jobId: job, url: 'http://a.test/' }), new RegExp(`batch scrape job ${job} on http://a\\.test/`));
+  // No job started (the start itself was refused): the site still names what failed.
+  assert.match(supportQuestion({ stage: 'crawl', reason: 'payment_required: out of credits', url: 'http://a.test/' }), /\(run on http:\/\/a\.test\/\) failed: payment_required/);
+  assert.equal(supportQuestion({ stage: 'crawl', reason: 'r'.repeat(9000), jobId: job, url: 'http://a.test/' }).length, 8000);
 });

@@ -5,6 +5,7 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { followEntries, type FollowOptions } from './follow.js';
+import { toStoreError } from './errors.js';
 import { KeyedLog } from './fs/keyed-log.js';
 import { decodeName, encodeName } from './fs/names.js';
 import { pageLimit, requireName, toLinkEntries, toStoredDocuments, toStoredFailures } from './records.js';
@@ -28,7 +29,7 @@ export interface FilesystemStoreOptions {
   root: string;
   /** How long an append waits for another writer of the same file; default 30 s. */
   lockTimeoutMs?: number;
-  /** Age after which a lock left by another host is taken over; default 60 s. */
+  /** A lock holder's lease, renewed while it writes: a lock not renewed for this long is taken over; default 60 s. */
   staleLockMs?: number;
   /** Runs whose key sets stay in memory between calls; default 64. */
   maxOpenRuns?: number;
@@ -172,7 +173,10 @@ export class FilesystemStore implements DocumentStore {
   }
 
   private async ensureRunDir(runId: string): Promise<void> {
-    await mkdir(this.runDir(runId), { recursive: true });
+    const dir = this.runDir(runId);
+    await mkdir(dir, { recursive: true }).catch((err: unknown) => {
+      throw toStoreError(err, dir);
+    });
   }
 
   /** The run's logs, kept in a small LRU: their key sets are rebuilt from disk when needed. */

@@ -8,7 +8,8 @@
 import { open, stat, truncate } from 'node:fs/promises';
 import { hashKey } from '../records.js';
 import { readLines } from './lines.js';
-import { withFileLock, type LockOptions } from './lock.js';
+import { toStoreError } from '../errors.js';
+import { withFileLock, type LockGuard, type LockOptions } from './lock.js';
 
 export interface KeyedLogOptions<T> {
   dataPath: string;
@@ -74,7 +75,9 @@ export class KeyedLog<T> {
 
   /** Appends the records whose key is new, in order. @returns how many were written. */
   append(records: readonly T[]): Promise<number> {
-    return this.exclusive(() => withFileLock(this.options.lockPath, this.options.lock, () => this.appendLocked(records)));
+    return this.exclusive(() => withFileLock(this.options.lockPath, this.options.lock, (guard) => this.appendLocked(records, guard))).catch((err: unknown) => {
+      throw toStoreError(err, this.options.dataPath);
+    });
   }
 
   /** Counts every record, including lines a killed writer left unindexed. */
@@ -159,9 +162,9 @@ export class KeyedLog<T> {
     return run;
   }
 
-  private async appendLocked(records: readonly T[]): Promise<number> {
+  private async appendLocked(records: readonly T[], guard: LockGuard): Promise<number> {
     await this.catchUp();
-    await this.repair();
+    await this.repair(guard);
     const fresh: { line: Buffer; key: string; group: string | undefined }[] = [];
     const batchKeys = new Set<string>();
     for (const record of records) {
@@ -172,6 +175,7 @@ export class KeyedLog<T> {
     }
     if (fresh.length === 0) return 0;
 
+    await guard.assertHeld();
     const dataHandle = await open(this.options.dataPath, 'a');
     let base: number;
     try {
@@ -193,7 +197,7 @@ export class KeyedLog<T> {
       offset += line.length;
       return entry;
     });
-    await this.writeIndex(entries);
+    await this.writeIndex(entries, guard);
     return fresh.length;
   }
 
@@ -233,16 +237,21 @@ export class KeyedLog<T> {
   }
 
   /** Under the lock: index orphaned lines and cut torn last lines, so appends start clean. */
-  private async repair(): Promise<void> {
+  private async repair(guard: LockGuard): Promise<void> {
     const { entries, completeEnd, size } = await this.scanTail();
-    if (size > completeEnd) await truncate(this.options.dataPath, completeEnd);
     const index = await sizeOf(this.options.indexPath);
-    if (index && index.size > this.state.indexOffset) await truncate(this.options.indexPath, this.state.indexOffset);
-    if (entries.length > 0) await this.writeIndex(entries);
+    const indexTorn = index !== null && index.size > this.state.indexOffset;
+    if (size > completeEnd || indexTorn || entries.length > 0) {
+      await guard.assertHeld();
+      if (size > completeEnd) await truncate(this.options.dataPath, completeEnd);
+      if (indexTorn) await truncate(this.options.indexPath, this.state.indexOffset);
+      if (entries.length > 0) await this.writeIndex(entries, guard);
+    }
     this.state.dataEnd = Math.max(this.state.dataEnd, completeEnd);
   }
 
-  private async writeIndex(entries: IndexEntry[]): Promise<void> {
+  private async writeIndex(entries: IndexEntry[], guard: LockGuard): Promise<void> {
+    await guard.assertHeld();
     const text = entries.map((e) => `${JSON.stringify(e)}\n`).join('');
     const handle = await open(this.options.indexPath, 'a');
     try {

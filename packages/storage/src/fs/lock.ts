@@ -1,69 +1,24 @@
 // A cross-process lock file (O_EXCL create), for the short check-and-append of a log.
-// A holder killed with SIGKILL leaves its file behind, so a lock whose process is gone
-// (same host) or that is older than `staleMs` (another host) is broken and taken over.
+// It cannot outlive its holder: released on every error path; a lock whose holder is gone
+// (see lock-holder.ts) is broken and taken over; the holder renews its lease while it
+// works, and checks it still holds the lock before each write (fencing), so a writer whose
+// lock was broken meanwhile writes nothing. Waiting is bounded and ends in a typed error.
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { open, readFile, rename, stat, unlink, link } from 'node:fs/promises';
+import { link, open, rename, unlink, utimes } from 'node:fs/promises';
+import { StoreError, toStoreError } from '../errors.js';
+import { describeHolder, errno, heldHere, HOST, isStale, readLock, type Holder } from './lock-holder.js';
 
 export interface LockOptions {
   /** Give up waiting after this long. */
   timeoutMs: number;
-  /** Age after which a lock of another host (or an unreadable one) counts as abandoned. */
+  /** The holder's lease: renewed while held; a lock not renewed for this long is abandoned. */
   staleMs: number;
 }
 
-interface Holder {
-  pid: number;
-  host: string;
-  token: string;
-}
-
-const HOST = hostname();
-
-function errno(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException).code;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return errno(err) === 'EPERM';
-  }
-  return true;
-}
-
-async function isZombie(pid: number): Promise<boolean> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return false;
-  }
-}
-
-async function readHolder(path: string): Promise<{ holder: Holder | null; ageMs: number } | null> {
-  try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
-    let holder: Holder | null = null;
-    try {
-      holder = JSON.parse(text) as Holder;
-    } catch {
-      // Killed between creating the file and writing it: judged by age alone.
-    }
-    return { holder, ageMs: Date.now() - info.mtimeMs };
-  } catch (err) {
-    if (errno(err) === 'ENOENT') return null;
-    throw err;
-  }
-}
-
-async function isStale(found: { holder: Holder | null; ageMs: number }, staleMs: number): Promise<boolean> {
-  const { holder, ageMs } = found;
-  // An empty file is a holder between create and write, or one killed right there.
-  if (holder === null) return ageMs > Math.min(staleMs, 5_000);
-  if (holder.host !== HOST) return ageMs > staleMs;
-  return !processAlive(holder.pid) || (await isZombie(holder.pid));
+/** Handed to the work done under the lock. */
+export interface LockGuard {
+  /** Throws a `lock_lost` StoreError unless this writer still holds the lock: call before each write. */
+  assertHeld(): Promise<void>;
 }
 
 /**
@@ -79,7 +34,7 @@ async function breakLock(path: string, staleToken: string | undefined): Promise<
     if (errno(err) === 'ENOENT') return;
     throw err;
   }
-  const moved = await readHolder(aside);
+  const moved = await readLock(aside);
   if (moved?.holder && moved.holder.token !== staleToken) {
     await link(aside, path).catch(() => undefined);
   }
@@ -96,37 +51,67 @@ async function tryCreate(path: string, holder: Holder): Promise<boolean> {
   }
   try {
     await handle.writeFile(JSON.stringify(holder));
-  } finally {
-    await handle.close();
+  } catch (err) {
+    // A full disk fails here: leave no empty lock behind.
+    await handle.close().catch(() => undefined);
+    await unlink(path).catch(() => undefined);
+    throw err;
   }
+  await handle.close();
   return true;
+}
+
+async function holds(path: string, token: string): Promise<boolean> {
+  return (await readLock(path))?.holder?.token === token;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Runs `fn` while holding the lock file at `path` (its folder must exist). */
-export async function withFileLock<T>(path: string, options: LockOptions, fn: () => Promise<T>): Promise<T> {
-  const holder: Holder = { pid: process.pid, host: HOST, token: randomBytes(9).toString('base64url') };
+async function acquire(path: string, options: LockOptions, holder: Holder): Promise<void> {
   const deadline = Date.now() + options.timeoutMs;
   let delay = 1;
   for (;;) {
-    if (await tryCreate(path, holder)) break;
-    const found = await readHolder(path);
-    if (found && (await isStale(found, options.staleMs))) {
+    if (await tryCreate(path, holder)) return;
+    const found = await readLock(path);
+    if (found && (await isStale(path, found, options.staleMs))) {
       await breakLock(path, found.holder?.token);
       continue;
     }
     if (Date.now() > deadline) {
-      const who = found?.holder ? `pid ${found.holder.pid} on ${found.holder.host}` : 'an unknown process';
-      throw new Error(`Timed out after ${options.timeoutMs} ms waiting for lock ${path}, held by ${who}`);
+      throw new StoreError('lock_timeout', `Timed out after ${options.timeoutMs} ms waiting for lock ${path}, held by ${describeHolder(found)}`, path);
     }
     await sleep(delay + Math.random() * delay);
     delay = Math.min(delay * 2, 50);
   }
+}
+
+/** Runs `fn` while holding the lock file at `path` (its folder must exist). */
+export async function withFileLock<T>(path: string, options: LockOptions, fn: (guard: LockGuard) => Promise<T>): Promise<T> {
+  const holder: Holder = { pid: process.pid, host: HOST, token: randomBytes(9).toString('base64url') };
+  // Marked held before the file exists, so this process never judges its own fresh lock stale.
+  heldHere.add(holder.token);
   try {
-    return await fn();
+    await acquire(path, options, holder).catch((err: unknown) => {
+      throw toStoreError(err, path);
+    });
+    const renew = setInterval(() => {
+      void holds(path, holder.token)
+        .then((held) => (held ? utimes(path, new Date(), new Date()) : undefined))
+        .catch(() => undefined);
+    }, Math.max(10, options.staleMs / 4));
+    renew.unref();
+    try {
+      return await fn({
+        assertHeld: async () => {
+          if (await holds(path, holder.token)) return;
+          throw new StoreError('lock_lost', `Lost lock ${path}: its lease ran out and another writer broke it; nothing was written`, path);
+        },
+      });
+    } finally {
+      clearInterval(renew);
+      if (await holds(path, holder.token).catch(() => false)) await unlink(path).catch(() => undefined);
+    }
   } finally {
-    const current = await readHolder(path);
-    if (current?.holder?.token === holder.token) await unlink(path).catch(() => undefined);
+    heldHere.delete(holder.token);
   }
 }
