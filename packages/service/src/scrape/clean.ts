@@ -128,15 +128,27 @@ export function html(root: Cheerio<AnyNode>): string {
 }
 
 const FORM_CONTROLS = new Set(['button', 'input', 'select', 'textarea']);
+/**
+ * Elements mdream keeps as raw HTML, renamed to the ones whose text they read as. Done here, on
+ * the tree, because mdream's native engine only aliases unknown tags.
+ */
+const READ_AS: Record<string, string> = { dl: 'div', dt: 'p', dd: 'p', details: 'div', summary: 'p', sub: 'span', sup: 'span', mark: 'span' };
 
-/** Left-over form controls carry no readable content: dropped before markdown (the html format keeps them). */
-export function removeFormControls(root: Cheerio<AnyNode>): void {
+/**
+ * The content as the markdown engine takes it (the html format is serialized before): left-over
+ * form controls carry no readable content and go; elements mdream would keep as HTML are renamed.
+ */
+export function prepareForMarkdown(root: Cheerio<AnyNode>): void {
   for (const node of root.toArray()) {
     if (!('children' in node)) continue;
     eachElement(node, (el) => {
-      if (!FORM_CONTROLS.has(el.name)) return true;
-      removeNode(el);
-      return false;
+      if (FORM_CONTROLS.has(el.name)) {
+        removeNode(el);
+        return false;
+      }
+      const readAs = READ_AS[el.name];
+      if (readAs) el.name = readAs;
+      return true;
     });
   }
 }
