@@ -22,8 +22,11 @@ export type EngineLoaders = Record<MarkdownEngineName, () => Promise<(html: stri
 
 export const ENGINE_LOADERS: EngineLoaders = {
   native: async () => {
-    // Throws "Cannot find native binding" where the platform package is absent.
-    const { htmlToMarkdown } = await import('mdream');
+    const { htmlToMarkdown } = await import('mdream').catch((err: unknown) => {
+      // mdream's own message blames an npm bug; the usual cause is the platform package's `engines`.
+      throw new Error(`no native binding for ${process.platform}-${process.arch} on Node ${process.versions.node} `
+        + `(npm installs mdream's platform package on Node 22 and later): ${firstSentence(err)}`);
+    });
     return (html) => htmlToMarkdown(html);
   },
   wasm: async () => {
