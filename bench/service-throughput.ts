@@ -1,10 +1,13 @@
 // Local service throughput: pages per second of a crawl and of a batch scrape at maxConcurrency
-// 1, 4 and 16, next to a plain undici fetch loop over the same URLs at the same concurrency
-// (bytes only: no robots.txt, sitemaps, link discovery or markdown), on two sites: the demo site
+// 1, 4 and 16, next to two anchors over the same URLs at the same concurrency: a plain undici
+// fetch loop (bytes only: no robots.txt, sitemaps, link discovery or markdown) and a loop that
+// fetches and converts each page with the service's own converter (convertHtml, markdown format,
+// in the event loop of this process, no threads), on two sites: the demo site
 // (small pages) and a site of 15 KB pages rich in tables, lists and code, where HTML to markdown
 // is most of the work. Job times are the service's own (createdAt → completedAt), so polling
 // does not blur them. Everything runs in this process (service, its conversion threads, both
-// sites and the fetch loop), measured side by side. Prints medians and ratios, never pass/fail.
+// sites and the loops), measured side by side. Prints medians and ratios, never pass/fail; the
+// rich site's line sets the issue's targets (#27) beside what it measured.
 //
 //   node --import tsx bench/service-throughput.ts [--pages=1000] [--rich-pages=1000] [--runs=3] [--concurrency=1,4,16]
 //   (or BENCH_PAGES, BENCH_RICH_PAGES, BENCH_RUNS, BENCH_CONCURRENCY; BENCH_TIMEOUT_S bounds the
@@ -14,13 +17,16 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { WebDataClient } from '../packages/client/src/client.js';
+import { convertHtml, normalizeOptions } from '../packages/service/src/scrape/index.js';
+import { describeMarkdownEngine } from '../packages/service/src/scrape/markdown-engine.js';
 import type { JobStatusResponse } from '../packages/contract/src/types.js';
 import { startCountingService } from './lib/counting-service.js';
 import { intOption, listOption, runBench, timeoutMs, type Closers } from './lib/harness.js';
 import { fixed, int, medianOf, ratio, seconds } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 
-type Mode = 'crawl' | 'batch scrape' | 'undici fetch loop';
+type Mode = 'crawl' | 'batch scrape' | 'undici fetch loop' | 'fetch and convert loop';
+const MODES: Mode[] = ['crawl', 'batch scrape', 'undici fetch loop', 'fetch and convert loop'];
 
 interface Sample {
   mode: Mode;
@@ -42,6 +48,7 @@ export async function serviceThroughput(
   const api = new WebDataClient({ apiKey: svc.apiKey, baseUrl: svc.url });
   closers.add('api client', () => api.close());
 
+  log(describeMarkdownEngine());
   log(`demo site of ${pages} content pages; warm-up crawl for the URL list`);
   const start = `${svc.siteUrl}/`;
   const warm = await runJob(api, 'crawl', () => api.startCrawl({ url: start, limit: 100_000, maxConcurrency: Math.max(...levels) }));
@@ -55,7 +62,7 @@ export async function serviceThroughput(
     log(`rich site of ${richPages} pages of about ${fixed(site.pageBytes / 1024, 0)} KB; warm-up crawl`);
     await runJob(api, 'crawl', () => api.startCrawl({ url: `${site.url}/`, limit: 100_000, maxConcurrency: Math.max(...levels) }));
     summaries.push(report(`rich site of ${int(richPages)} pages of about ${fixed(site.pageBytes / 1024, 0)} KB (tables, lists, code)`,
-      await measure(api, log, `${site.url}/`, [`${site.url}/`, ...richUrls], runs, levels), richPages + 1, runs));
+      await measure(api, log, `${site.url}/`, [`${site.url}/`, ...richUrls], runs, levels), richPages + 1, runs, true));
   }
   console.log('');
   for (const line of summaries) console.log(line);
@@ -75,7 +82,8 @@ async function measure(api: WebDataClient, log: (line: string) => void, start: s
         return { pages: job.completed, ms: job.ms };
       }));
       samples.push(await timed('undici fetch loop', c, async () => ({ pages: urls.length, ms: await fetchLoop(urls, c) })));
-      log(`run ${run + 1}/${runs}, concurrency ${c}: ${samples.slice(-3).map((s) => `${s.mode} ${fixed(s.pages / (s.ms / 1000), 0)} pages/s`).join(', ')}`);
+      samples.push(await timed('fetch and convert loop', c, async () => ({ pages: urls.length, ms: await fetchLoop(urls, c, convertPage) })));
+      log(`run ${run + 1}/${runs}, concurrency ${c}: ${samples.slice(-4).map((s) => `${s.mode} ${fixed(s.pages / (s.ms / 1000), 0)} pages/s`).join(', ')}`);
     }
   }
   return samples;
@@ -167,16 +175,25 @@ async function jobUrls(api: WebDataClient, id: string): Promise<string[]> {
   return urls;
 }
 
-/** GETs every URL with `concurrency` loops sharing one keep-alive pool; returns wall ms. */
-async function fetchLoop(urls: string[], concurrency: number): Promise<number> {
+const MARKDOWN_ONLY = normalizeOptions({ formats: ['markdown'] }, { timeoutMs: 30_000, maxAgeMs: 0 });
+
+/** What a scrape does with a fetched page's bytes, done inline: decode and convert (markdown format). */
+function convertPage(url: string, body: ArrayBuffer): void {
+  convertHtml(Buffer.from(body).toString('utf8'), url, MARKDOWN_ONLY);
+}
+
+/** GETs every URL with `concurrency` loops sharing one keep-alive pool (then `then` on each body); returns wall ms. */
+async function fetchLoop(urls: string[], concurrency: number, then?: (url: string, body: ArrayBuffer) => void): Promise<number> {
   const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
   try {
     const t0 = performance.now();
     let next = 0;
     await Promise.all(Array.from({ length: concurrency }, async () => {
       while (next < urls.length) {
-        const res = await request(urls[next++], { dispatcher: agent });
-        await res.body.arrayBuffer();
+        const url = urls[next++];
+        const res = await request(url, { dispatcher: agent });
+        const body = await res.body.arrayBuffer();
+        then?.(url, body);
       }
     }));
     return performance.now() - t0;
@@ -186,13 +203,12 @@ async function fetchLoop(urls: string[], concurrency: number): Promise<number> {
 }
 
 /** Prints the site's table; returns its one-line summary at the highest concurrency. */
-function report(site: string, samples: Sample[], urls: number, runs: number): string {
+function report(site: string, samples: Sample[], urls: number, runs: number, withTargets = false): string {
   const levels = [...new Set(samples.map((s) => s.concurrency))];
-  const modes: Mode[] = ['crawl', 'batch scrape', 'undici fetch loop'];
   const rate = (mode: Mode, c: number) => medianOf(samples.filter((s) => s.mode === mode && s.concurrency === c), (s) => s.pages / (s.ms / 1000));
   const sequentialFetch = rate('undici fetch loop', Math.min(...levels));
   const rows: string[][] = [];
-  for (const mode of modes) {
+  for (const mode of MODES) {
     for (const c of levels) {
       const these = samples.filter((s) => s.mode === mode && s.concurrency === c);
       const r = rate(mode, c);
@@ -203,6 +219,7 @@ function report(site: string, samples: Sample[], urls: number, runs: number): st
         seconds(medianOf(these, (s) => s.ms)),
         fixed(r, 0),
         ratio(r, rate('undici fetch loop', c)),
+        ratio(r, rate('fetch and convert loop', c)),
         ratio(r, sequentialFetch),
         fixed(medianOf(these, (s) => s.cpuMsPerPage), 2),
       ]);
@@ -210,19 +227,26 @@ function report(site: string, samples: Sample[], urls: number, runs: number): st
   }
   printTable(
     `Local service throughput: ${site}, ${int(urls)} URLs (medians of ${runs} runs)`,
-    ['mode', 'concurrency', 'pages', 'seconds', 'pages/s', 'vs fetch loop, same concurrency', `vs fetch loop, concurrency ${Math.min(...levels)}`, 'CPU ms / page'],
+    ['mode', 'concurrency', 'pages', 'seconds', 'pages/s', 'vs fetch loop, same concurrency', 'vs fetch and convert loop', `vs fetch loop, concurrency ${Math.min(...levels)}`, 'CPU ms / page'],
     rows,
     [
       '',
       'Crawl and batch times are the service\'s own (createdAt → completedAt). The fetch loop only downloads bytes;',
       'the service also checks robots.txt, reads sitemaps, discovers links, converts HTML to markdown (in worker',
-      'threads) and keeps the documents for paging. CPU is this process (service and its threads, site, client) per page.',
+      'threads) and keeps the documents for paging. The fetch and convert loop also converts each page, inline, with the',
+      'service\'s converter. CPU is this process (service and its threads, site, client) per page.',
     ],
   );
   const top = Math.max(...levels);
   const fetchRate = rate('undici fetch loop', top);
+  const convertRate = rate('fetch and convert loop', top);
+  const cpu = medianOf(samples.filter((s) => s.mode === 'batch scrape' && s.concurrency === top), (s) => s.cpuMsPerPage);
+  const targets = `\n  targets (#27), batch scrape at concurrency ${top}: vs fetch loop ${ratio(rate('batch scrape', top), fetchRate)} (target ≥ 0.30x), `
+    + `vs fetch and convert loop ${ratio(rate('batch scrape', top), convertRate)} (target ≥ 0.80x), CPU ${fixed(cpu, 2)} ms/page (target ≤ 0.80)`;
   return `${site}, concurrency ${top}: batch scrape ${fixed(rate('batch scrape', top), 0)} pages/s = ${ratio(rate('batch scrape', top), fetchRate)}, `
-    + `crawl ${fixed(rate('crawl', top), 0)} pages/s = ${ratio(rate('crawl', top), fetchRate)} of the fetch loop's ${fixed(fetchRate, 0)} pages/s`;
+    + `crawl ${fixed(rate('crawl', top), 0)} pages/s = ${ratio(rate('crawl', top), fetchRate)} of the fetch loop's ${fixed(fetchRate, 0)} pages/s, `
+    + `${ratio(rate('batch scrape', top), convertRate)} and ${ratio(rate('crawl', top), convertRate)} of the fetch and convert loop's ${fixed(convertRate, 0)} pages/s`
+    + (withTargets ? targets : '');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { startLocalService, type StartLocalServiceOptions } from './app.js';
 import { ConfigError, loadConfigFile, type LoadedConfig } from './config/load.js';
 import { IMITATIONS, type ServiceImitation } from './core/service.js';
+import { describeMarkdownEngine } from './scrape/markdown-engine.js';
 
 const USAGE = `Usage: webdata-service [options]
 
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
   const imitating = service.context.config.imitate;
   const out = [`webdata-service: Web Data Extraction Service API v2 on ${service.url}${imitating ? ` (imitating ${imitating})` : ''}`];
   if (service.siteUrl) out.push(`  demo site:  ${service.siteUrl}`);
+  out.push(`  ${describeMarkdownEngine()}`);
   for (const team of service.teams) {
     out.push(`  team ${team.id}: API key${team.apiKeys.length > 1 ? 's' : ''} ${team.apiKeys.join(', ')}; ${team.credits} credits/month${team.webhookSecret ? `; webhook secret ${team.webhookSecret}` : ''}`);
   }

@@ -1,10 +1,12 @@
 // Uploaded files → a page document: PDF with unpdf (pdf.js), DOCX with mammoth (to HTML),
 // HTML with the scrape module's markdown converter, text as it is. Other kinds are
 // refused with 415 naming the kinds taken.
-import { load } from 'cheerio';
+import { load, type Cheerio } from 'cheerio';
+import type { AnyNode } from 'domhandler';
 import mammoth from 'mammoth';
 import { PARSE_FILE_KINDS } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
+import { prepareForMarkdown } from '../scrape/clean.js';
 import { htmlToMarkdown } from '../scrape/markdown.js';
 import { isPdf, parsePdf } from '../scrape/pdf.js';
 import { esc } from '../scrape/text.js';
@@ -78,8 +80,10 @@ function fromHtml(kind: FileKind, rawHtml: string, extraTitle?: string): ParsedF
   const title = $('title').first().text().trim() || $('h1').first().text().trim() || extraTitle;
   $('script, style, noscript, template').remove();
   const links = [...new Set($('a[href]').map((_, a) => $(a).attr('href') ?? '').get().filter((h) => /^https?:\/\//i.test(h)))];
-  const html = ($('body').html() ?? $.root().html() ?? '').trim();
-  return { kind, markdown: htmlToMarkdown(html), html, rawHtml, links, ...(title ? { title } : {}) };
+  const content: Cheerio<AnyNode> = $('body').length > 0 ? $('body') : $.root();
+  const html = (content.html() ?? '').trim();
+  prepareForMarkdown(content);
+  return { kind, markdown: htmlToMarkdown((content.html() ?? '').trim()), html, rawHtml, links, ...(title ? { title } : {}) };
 }
 
 export async function convertFile(bytes: Buffer, kind: FileKind, opts: { pdfParser: boolean; signal?: AbortSignal }): Promise<ParsedFile> {

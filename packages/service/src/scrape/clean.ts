@@ -127,16 +127,34 @@ export function html(root: Cheerio<AnyNode>): string {
   return (root.html() ?? '').trim();
 }
 
-const FORM_CONTROLS = new Set(['button', 'input', 'select', 'textarea']);
+// Form controls and drawings carry no readable content; the engines also disagreed on where an
+// SVG's text goes.
+const NOT_READ = new Set(['button', 'input', 'select', 'textarea', 'svg']);
+/**
+ * Elements mdream keeps as raw HTML, renamed to the ones whose text they read as. Done here, on
+ * the tree, because mdream's native engine only aliases unknown tags.
+ */
+const READ_AS: Record<string, string> = {
+  dl: 'div', dt: 'p', dd: 'p', details: 'div', summary: 'p', sub: 'span', sup: 'span', mark: 'span',
+  // Read as paragraphs; mdream runs a legend into the next label, and its engines space fieldsets differently.
+  fieldset: 'div', legend: 'p',
+};
 
-/** Left-over form controls carry no readable content: dropped before markdown (the html format keeps them). */
-export function removeFormControls(root: Cheerio<AnyNode>): void {
+/**
+ * The content as the markdown engine takes it (the html format is serialized before): left-over
+ * form controls and drawings go; elements mdream would keep as HTML, or read badly, are renamed.
+ */
+export function prepareForMarkdown(root: Cheerio<AnyNode>): void {
   for (const node of root.toArray()) {
     if (!('children' in node)) continue;
     eachElement(node, (el) => {
-      if (!FORM_CONTROLS.has(el.name)) return true;
-      removeNode(el);
-      return false;
+      if (NOT_READ.has(el.name)) {
+        removeNode(el);
+        return false;
+      }
+      const readAs = READ_AS[el.name];
+      if (readAs) el.name = readAs;
+      return true;
     });
   }
 }

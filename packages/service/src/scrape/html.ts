@@ -4,10 +4,11 @@
 // controls) is what the markdown is made from. Pure and synchronous, so it runs as well in a
 // conversion worker thread as in the event loop.
 import { load } from 'cheerio';
-import { contentRoot, html as serialize, removeFormControls } from './clean.js';
+import { contentRoot, prepareForMarkdown, html as serialize } from './clean.js';
 import { scanPage } from './dom.js';
 import { collectLinks, documentBase } from './links.js';
 import { htmlToMarkdown } from './markdown.js';
+import { markdownEngine, type MarkdownEngine } from './markdown-engine.js';
 import { extractMetadata } from './metadata.js';
 import type { NormalizedOptions } from './options.js';
 
@@ -32,7 +33,8 @@ export function htmlOptions(options: NormalizedOptions): HtmlOptions {
 /** htmlparser2 in HTML mode (void elements, implied end tags, entities), not the XML parser. */
 const HTML_PARSER = { xml: { xmlMode: false, decodeEntities: true } };
 
-export function convertHtml(rawHtml: string, pageUrl: string, options: HtmlOptions): HtmlContent {
+/** `engine`: the process's own unless given (the engine comparison converts with each). */
+export function convertHtml(rawHtml: string, pageUrl: string, options: HtmlOptions, engine: MarkdownEngine = markdownEngine): HtmlContent {
   const $ = load(rawHtml, HTML_PARSER);
   const scan = scanPage($.root()[0]);
   const base = documentBase(scan, pageUrl);
@@ -43,8 +45,8 @@ export function convertHtml(rawHtml: string, pageUrl: string, options: HtmlOptio
   const html = root && options.formats.has('html') ? serialize(root) : '';
   let markdown = '';
   if (root && options.formats.has('markdown')) {
-    removeFormControls(root);
-    markdown = htmlToMarkdown(serialize(root), true);
+    prepareForMarkdown(root);
+    markdown = htmlToMarkdown(serialize(root), engine);
   }
   return { markdown, html, rawHtml, links, images, discovered, meta };
 }
