@@ -15,6 +15,8 @@ export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
   const { state } = rt;
   const interact = state.config.interact;
   if (!interact) return { kind: 'skipped', reason: 'no interact rule configured' };
+  // Everything but the page selection is the interact request, passed through as configured.
+  const { match: _match, maxPages: _maxPages, ...request } = interact;
   const report = rt.report('interact');
   const targets = await lists.findStoredPages.executeWithOptions(
     { summary: `pages matching ${interact.match}` },
@@ -41,15 +43,7 @@ export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
     try {
       const result = await browser.interact.executeWithOptions(
         { summary: `interact ${interact.language ?? (interact.prompt ? 'prompt' : 'node')} on ${url}` },
-        [{
-          runId: state.runId,
-          scrapeId: scrape.scrapeId,
-          url,
-          code: interact.code,
-          language: interact.language,
-          prompt: interact.prompt,
-          timeout: interact.timeout,
-        }],
+        [{ runId: state.runId, scrapeId: scrape.scrapeId, url, ...request }],
       );
       results.push(result);
     } catch (err) {
