@@ -6,3 +6,4 @@ export * from './types.js';
 export * from './prices.js';
 export * from './defaults.js';
 export * from './error-kinds.js';
+export * from './url-keys.js';

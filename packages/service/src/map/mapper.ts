@@ -1,12 +1,11 @@
 // POST /v2/map: the site's URLs from its sitemaps (cached) and from a shallow link walk,
 // limited to the start host (and its subdomains with includeSubdomains) and, when the
 // URL has a path, to that path; ranked by `search` when given.
-import { DEFAULT_MAP_LIMIT } from 'webdata-contract';
+import { DEFAULT_MAP_LIMIT, dedupeKey, parseHttpUrl } from 'webdata-contract';
 import type { MapRequestParsed } from 'webdata-contract';
 import { DEFAULT_ROBOTS_AGENT } from '../crawler/fetcher.js';
 import { RobotsBook } from '../crawler/robots.js';
 import { readSitemaps, sitemapRoots } from '../crawler/sitemap.js';
-import { dedupeKey, parseHttpUrl } from '../crawler/url-key.js';
 import { childPrefix, UrlScope } from '../crawler/url-scope.js';
 import type { JobsRuntime } from '../jobs/runtime.js';
 import { discoverLinks } from './discover.js';
