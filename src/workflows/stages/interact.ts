@@ -11,13 +11,13 @@ import { NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from '../report-
 import type { PipelineRuntime } from '../runtime.js';
 import type { StageOutcome } from './types.js';
 
-export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
-  const { state } = rt;
+export async function runInteract(pipeline: PipelineRuntime): Promise<StageOutcome> {
+  const { state } = pipeline;
   const interact = state.config.interact;
   if (!interact) return { kind: 'skipped', reason: 'no interact rule configured' };
   // Everything but the page selection is the interact request, passed through as configured.
   const { match: _match, maxPages: _maxPages, ...request } = interact;
-  const report = rt.report('interact');
+  const report = pipeline.report('interact');
   const targets = await lists.findStoredPages.executeWithOptions(
     { summary: `pages matching ${interact.match}` },
     [{ runId: state.runId, match: interact.match, limit: interact.maxPages ?? 3 }],
@@ -28,7 +28,7 @@ export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
   const worstCase = interactWorstCase(interact.timeout ?? DEFAULT_INTERACT_TIMEOUT_SEC, interact.prompt !== undefined);
   const results: InteractPageResult[] = [];
   for (const url of targets) {
-    if (!(await awaitCredits(rt, worstCase))) {
+    if (!(await awaitCredits(pipeline, worstCase))) {
       state.credits.events.push(`interact: stopped before ${url} (budget)`);
       break;
     }
@@ -57,7 +57,7 @@ export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
       );
       spend(state.credits, 'interact', stopped.creditsBilled);
       report.credits += stopped.creditsBilled;
-      rt.publish();
+      pipeline.publish();
     }
     if (missing !== undefined) {
       noteNotAvailable(report, 'interact');
