@@ -3,13 +3,13 @@
 // it is the only one), and `next` while more data exists or the job still runs.
 import type { JobStatusResponse } from 'webdata-contract';
 import type { JobsRuntime } from './runtime.js';
-import type { Job, StoredDocument } from './types.js';
+import type { Job, JobDocument } from './types.js';
 
 /** Room kept for the envelope (status, counts, dates, next URL) around `data`. */
 const ENVELOPE_BYTES = 2048;
 
 /** Number of items from `skip` that fit in `limit` items and `byteLimit` bytes; ≥ 1 when any remain. */
-export function fitItems(docs: ReadonlyArray<StoredDocument>, skip: number, limit: number, byteLimit: number): number {
+export function fitItems(docs: ReadonlyArray<JobDocument>, skip: number, limit: number, byteLimit: number): number {
   let bytes = ENVELOPE_BYTES;
   let count = 0;
   for (let i = skip; i < docs.length && count < limit; i++) {
