@@ -17,7 +17,7 @@ import type { DocumentInput, DocumentStore, StoredDocument } from 'webdata-stora
 import { currentScope } from './context.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
-import { urlKey } from './url-key.js';
+import { urlKey } from 'webdata-contract';
 import type { ChangeCounts, ChangeReport, CloseSeriesRunInput, OpenSeriesRunInput, OpenSeriesRunResult, SendChangeSummaryInput, StoreReference } from './types.js';
 
 /** `removed` on a stored page: it was there last run and now answers 404 or 410. */

@@ -12,6 +12,7 @@ import type {
   SearchRequest,
   SupportAskRequest,
 } from 'webdata-contract';
+import { DEFAULT_INTERACT_TIMEOUT_SEC } from 'webdata-contract';
 import type { ActivityResponse, CreditUsageResponse, HistoricalCreditUsageResponse, ScrapeDocument } from 'webdata-contract';
 import { refOf } from 'webdata-storage';
 import { toDocumentInput } from './collect.js';
@@ -21,6 +22,12 @@ import { mapFailures } from './failures.js';
 import type { CreditSnapshot, InteractPageResult, StopSessionResult, SupportAnswer } from './types.js';
 
 const PREVIEW = 2048;
+
+/**
+ * The interact request's fields travel flat beside the ids (the shape workflow histories
+ * record), so the activity passes them on without naming any.
+ */
+export type InteractActivityInput = InteractRequest & { runId?: string; scrapeId: string; url?: string };
 
 export interface ScrapeActivityResult {
   scrapeId: string;
@@ -70,13 +77,12 @@ export function createEndpointActivities(deps: ActivityDeps) {
     },
 
     /** POST /v2/scrape/{jobId}/interact; the whole result is stored, a preview returned. */
-    async interact(input: { runId?: string; scrapeId: string; url?: string; code?: string; language?: 'node' | 'python' | 'bash'; prompt?: string; timeout?: number }): Promise<InteractPageResult> {
+    async interact(input: InteractActivityInput): Promise<InteractPageResult> {
       const scope = currentScope();
-      const body: InteractRequest = input.prompt !== undefined
-        ? { prompt: input.prompt, ...(input.timeout ? { timeout: input.timeout } : {}) }
-        : { code: input.code ?? '', ...(input.language ? { language: input.language } : {}), ...(input.timeout ? { timeout: input.timeout } : {}) };
+      const { runId: _runId, scrapeId: _scrapeId, url: _url, ...body } = input;
+      const timeoutMs = ((body.timeout ?? DEFAULT_INTERACT_TIMEOUT_SEC) + 60) * 1000;
       return mapFailures(async () => {
-        const res = await whileHeartbeating(scope, (signal) => client.interact(input.scrapeId, body, { signal, timeoutMs: ((input.timeout ?? 30) + 60) * 1000 }), deps.heartbeatEveryMs);
+        const res = await whileHeartbeating(scope, (signal) => client.interact(input.scrapeId, body, { signal, timeoutMs }), deps.heartbeatEveryMs);
         const url = input.url ?? input.scrapeId;
         await store.appendDocuments(input.runId ?? scope.workflowId(), `interact:${input.scrapeId}`, [{
           url,

@@ -3,13 +3,12 @@
 // Retry-After becomes `nextRetryDelay` so Temporal waits at least as long as the service asked.
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { WebDataApiError, type WebDataErrorKind } from 'webdata-client';
+import { ERROR_KIND_RETRYABLE } from 'webdata-contract';
 import { StoreError } from 'webdata-storage';
 import { currentRetry } from './context.js';
 
-const RETRYABLE_KINDS = new Set<WebDataErrorKind>(['rate_limited', 'timeout', 'server', 'network']);
-
 export function isRetryableKind(kind: WebDataErrorKind): boolean {
-  return RETRYABLE_KINDS.has(kind);
+  return ERROR_KIND_RETRYABLE[kind];
 }
 
 export function toActivityFailure(err: unknown): unknown {

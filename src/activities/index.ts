@@ -26,7 +26,7 @@ export function createActivities(deps: ActivityDeps) {
 export type WebDataActivities = ReturnType<typeof createActivities>;
 export type { ActivityDeps } from './deps.js';
 export { IdempotencyMemory, type IdempotencySupport } from './idempotency.js';
-export { urlKey, sameUrl } from './url-key.js';
+export { urlKey, sameUrl } from 'webdata-contract';
 export { DEFAULT_ROBOTS_USER_AGENT } from './robots.js';
 export { contentHash, seriesRuns, seriesStoreRun, REMOVED_LIST, CHANGES_SIGNATURE_HEADER, type SeriesRunEntry, type ChangeKind, type ContentCopy } from './changes.js';
 export { toActivityFailure, mapFailures, isRetryableKind } from './failures.js';

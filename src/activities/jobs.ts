@@ -8,7 +8,7 @@ import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
 import { IdempotencyMemory } from './idempotency.js';
 import type { JobKind, JobStatus, JobSummary, StartJobResult } from './types.js';
-import { sameUrl } from './url-key.js';
+import { sameUrl } from 'webdata-contract';
 
 export interface StartCrawlInput {
   body: CrawlRequest;

@@ -6,7 +6,7 @@ import { refOf } from 'webdata-storage';
 import { currentScope, whileHeartbeating } from './context.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
-import { urlKey } from './url-key.js';
+import { urlKey } from 'webdata-contract';
 import type { DiffInput, MapToStoreResult, SelectInput, SelectResult } from './types.js';
 
 const SAMPLE = 5;

@@ -1,11 +1,10 @@
-// Default retry policies per activity group. Plain data (no imports) so workflows can use them.
-// Non-retryable error kinds are marked on the failure itself (see failures.ts); these lists
-// repeat them so a policy is safe even for failures raised outside our mapping.
+// Default retry policies per activity group. Plain data (the contract's kinds only) so workflows
+// can use them. Non-retryable error kinds are marked on the failure itself (see failures.ts);
+// the policies name them too so a policy is safe even for failures raised outside our mapping.
 import type { RetryPolicy } from '@temporalio/common';
+import { NON_RETRYABLE_ERROR_KINDS, type ErrorKind } from 'webdata-contract';
 
-export const NON_RETRYABLE_KINDS = [
-  'validation', 'unauthorized', 'forbidden', 'not_found', 'not_available', 'gone', 'insufficient_credits', 'conflict',
-];
+export const NON_RETRYABLE_KINDS: string[] = NON_RETRYABLE_ERROR_KINDS;
 
 /** GETs and cheap reads: retry quickly and for a while. */
 export const readRetryPolicy: RetryPolicy = {
@@ -49,7 +48,7 @@ export const cleanupRetryPolicy: RetryPolicy = {
   backoffCoefficient: 2,
   maximumInterval: '20 seconds',
   maximumAttempts: 30,
-  nonRetryableErrorTypes: ['validation', 'unauthorized', 'forbidden', 'not_available'],
+  nonRetryableErrorTypes: ['validation', 'unauthorized', 'forbidden', 'not_available'] satisfies ErrorKind[],
 };
 
 /** Support answers take 15-60 s; one retry on a transient failure is plenty. */
@@ -69,7 +68,7 @@ export const agentStartRetryPolicy: RetryPolicy = {
   backoffCoefficient: 2,
   maximumInterval: '20 seconds',
   maximumAttempts: 3,
-  nonRetryableErrorTypes: [...NON_RETRYABLE_KINDS, 'timeout', 'network'],
+  nonRetryableErrorTypes: [...NON_RETRYABLE_KINDS, ...(['timeout', 'network'] satisfies ErrorKind[])],
 };
 
 /** One file's parse: transient failures (429, 5xx, network) are retried this many times in all by default. */

@@ -1,8 +1,10 @@
 // Inputs and outputs of the pipeline's activities: small, serializable, no page content.
 // Documents and link lists stay in the DocumentStore; these carry ids, counts and references.
 
+import type { JobStatus } from 'webdata-contract';
+
 export type JobKind = 'crawl' | 'batch';
-export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+export type { JobStatus };
 
 /** A pointer into the document store, small enough for workflow history. */
 export interface StoreReference {

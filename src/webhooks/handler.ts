@@ -11,12 +11,12 @@
 // server signs nothing and sends no `webhookId`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { parseWebhookPayload, verifyWebhookSignature, SIGNATURE_HEADER } from 'webdata-client';
+import { parseWebhookPayload, verifyWebhookSignature, SIGNATURE_HEADERS } from 'webdata-client';
 import { jobEventSignal } from '../workflows/definitions.js';
 import { ReplayGuard, deliveryKey } from './replay-guard.js';
 
 /** Accepted signature headers by default: the hosted service's, then the reference's. */
-export const DEFAULT_SIGNATURE_HEADERS: readonly string[] = ['x-firecrawl-signature', SIGNATURE_HEADER];
+export const DEFAULT_SIGNATURE_HEADERS: readonly string[] = SIGNATURE_HEADERS;
 
 export interface WebhookHandlerOptions {
   client: Client;

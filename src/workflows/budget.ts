@@ -5,33 +5,33 @@ import { remaining } from './credit-guard.js';
 import type { PipelineRuntime } from './runtime.js';
 
 /** Credits this run may still spend, including the team's monthly cap when one is set. */
-export async function creditsLeft(rt: PipelineRuntime): Promise<number> {
-  const cap = rt.state.config.budget?.monthlyCap;
-  if (cap === undefined) return remaining(rt.state.credits);
+export async function creditsLeft(pipeline: PipelineRuntime): Promise<number> {
+  const cap = pipeline.state.config.budget?.monthlyCap;
+  if (cap === undefined) return remaining(pipeline.state.credits);
   const snapshot = await reads.creditSnapshot.executeWithOptions({ summary: 'monthly credit usage' }, []);
   if (snapshot.notAvailable?.length) {
     const event = `monthly cap: ${snapshot.notAvailable.join(', ')} not available on this service; only this run's spending and the remaining credits are counted`;
-    if (!rt.state.credits.events.includes(event)) rt.state.credits.events.push(event);
-    return Math.min(remaining(rt.state.credits, cap), snapshot.remainingCredits);
+    if (!pipeline.state.credits.events.includes(event)) pipeline.state.credits.events.push(event);
+    return Math.min(remaining(pipeline.state.credits, cap), snapshot.remainingCredits);
   }
-  return remaining(rt.state.credits, Math.max(0, cap - snapshot.usedThisMonth));
+  return remaining(pipeline.state.credits, Math.max(0, cap - snapshot.usedThisMonth));
 }
 
 /** True when at least `need` credits are (or become, within the wait) available. */
-export async function awaitCredits(rt: PipelineRuntime, need: number): Promise<boolean> {
-  if ((await creditsLeft(rt)) >= need) return true;
-  const waitMs = rt.state.config.budget?.waitForRaiseMs ?? 0;
+export async function awaitCredits(pipeline: PipelineRuntime, need: number): Promise<boolean> {
+  if ((await creditsLeft(pipeline)) >= need) return true;
+  const waitMs = pipeline.state.config.budget?.waitForRaiseMs ?? 0;
   if (waitMs <= 0) return false;
-  rt.status = 'running';
-  rt.publish();
-  const raisedBefore = rt.budgetRaised;
+  pipeline.status = 'running';
+  pipeline.publish();
+  const raisedBefore = pipeline.budgetRaised;
   // Wake on every raise and re-check (the monthly cap needs a fresh read).
   let deadlineLeft = waitMs;
   while (deadlineLeft > 0) {
     const started = Date.now();
-    const raised = await condition(() => rt.budgetRaised !== raisedBefore, deadlineLeft);
+    const raised = await condition(() => pipeline.budgetRaised !== raisedBefore, deadlineLeft);
     if (!raised) return false;
-    if ((await creditsLeft(rt)) >= need) return true;
+    if ((await creditsLeft(pipeline)) >= need) return true;
     deadlineLeft -= Date.now() - started;
   }
   return false;

@@ -11,10 +11,9 @@ import {
   formatIssues,
   httpUrl,
   MAX_AGENT_URLS,
-  MAX_INTERACT_CODE,
-  MAX_INTERACT_PROMPT,
-  MAX_INTERACT_TIMEOUT_SEC,
-  MIN_INTERACT_TIMEOUT_SEC,
+  batchScrapeRequestSchema,
+  checkCodeOrPrompt,
+  interactRequestShape,
 } from 'webdata-contract';
 
 export const STAGES = ['map', 'select', 'crawl', 'batch', 'interact', 'agent', 'support'] as const;
@@ -25,7 +24,8 @@ export const DEFAULT_FIXABLE_FIELDS: Record<'crawl' | 'batch' | 'interact', stri
   crawl: ['includePaths', 'excludePaths', 'maxDiscoveryDepth', 'limit', 'sitemap', 'crawlEntireDomain',
     'allowSubdomains', 'ignoreQueryParameters', 'regexOnFullURL', 'delay', 'maxConcurrency', 'scrapeOptions'],
   batch: ['scrapeOptions', 'maxConcurrency'],
-  interact: ['code', 'language', 'timeout', 'prompt'],
+  // Every field of the interact request; not `match` or `maxPages`, which pick the pages.
+  interact: Object.keys(interactRequestShape),
 };
 
 const ms = z.number().int().min(0);
@@ -72,18 +72,15 @@ export const pipelineInputSchema = z.strictObject({
   crawl: crawlRequestSchema.omit({ url: true, webhook: true, origin: true, integration: true }).optional(),
   batch: z.strictObject({
     scrapeOptions: z.strictObject(scrapeOptionsShape).optional(),
-    maxConcurrency: z.number().int().min(1).optional(),
+    maxConcurrency: batchScrapeRequestSchema.shape.maxConcurrency,
   }).optional(),
+  /** The interact request (its fields and rule from the contract) and which stored pages get it. */
   interact: z.strictObject({
     /** Regex tested against each stored page URL; matching pages get the follow-up. */
     match: pathPatternSchema,
-    code: z.string().min(1).max(MAX_INTERACT_CODE).optional(),
-    language: z.enum(['node', 'python', 'bash']).optional(),
-    prompt: z.string().min(1).max(MAX_INTERACT_PROMPT).optional(),
-    timeout: z.number().int().min(MIN_INTERACT_TIMEOUT_SEC).max(MAX_INTERACT_TIMEOUT_SEC).optional(),
     maxPages: z.number().int().min(1).max(100).default(3),
-  }).refine((v) => (v.code === undefined) !== (v.prompt === undefined), { error: 'exactly one of code or prompt is required' })
-    .optional(),
+    ...interactRequestShape,
+  }).superRefine(checkCodeOrPrompt).optional(),
   agent: agentStageSchema.optional(),
   support: z.strictObject({
     /** Lowest confidence whose fixParameters are applied. */

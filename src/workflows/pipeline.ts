@@ -42,7 +42,7 @@ const SUPPORT_ASK_NAMES_JOB = 'support-ask-names-job';
  */
 const ORDER: Array<Exclude<StageName, 'support'>> = ['map', 'select', 'crawl', 'batch', 'interact', 'agent'];
 
-const RUNNERS: Record<(typeof ORDER)[number], (rt: PipelineRuntime) => Promise<StageOutcome>> = {
+const RUNNERS: Record<(typeof ORDER)[number], (pipeline: PipelineRuntime) => Promise<StageOutcome>> = {
   map: runMap,
   select: runSelect,
   crawl: runCrawl,
@@ -78,17 +78,17 @@ function initialState(input: PipelineInput): PipelineState {
 
 export async function webDataPipeline(input: PipelineInput, carried?: PipelineState): Promise<PipelineResult> {
   const state = carried ?? initialState(input);
-  const rt = new PipelineRuntime(state);
+  const pipeline = new PipelineRuntime(state);
 
-  setHandler(progressQuery, () => rt.progress());
-  setHandler(jobEventSignal, (event) => rt.pushEvent(event.jobId, event.type, event.webhookId));
+  setHandler(progressQuery, () => pipeline.progress());
+  setHandler(jobEventSignal, (event) => pipeline.pushEvent(event.jobId, event.type, event.webhookId));
   setHandler(
     raiseBudgetUpdate,
     ({ credits }) => {
       state.credits.budget = (state.credits.budget ?? 0) + credits;
       state.credits.events.push(`budget raised by ${credits} to ${state.credits.budget}`);
-      rt.budgetRaised += 1;
-      rt.publish();
+      pipeline.budgetRaised += 1;
+      pipeline.publish();
       return { budget: state.credits.budget };
     },
     {
@@ -109,7 +109,7 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
     }
     while (state.next < ORDER.length) {
       const stage = ORDER[state.next];
-      const report = rt.report(stage);
+      const report = pipeline.report(stage);
       // Batch mode scrapes the selected URLs in one batch job: no crawl (patched: runs recorded
       // before this change crawled in batch mode and must replay as they ran).
       if (stage === 'crawl' && state.config.mode === 'batch' && patched(BATCH_MODE_SKIPS_CRAWL)) {
@@ -134,22 +134,22 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
         continue;
       }
       if (!state.activeJob && !state.agentJob && workflowInfo().continueAsNewSuggested) return await handOver(input, state);
-      rt.stage = stage;
+      pipeline.stage = stage;
       report.status = 'running';
-      rt.publish();
+      pipeline.publish();
       log.info('stage started', { stage });
 
-      let outcome = await runStage(rt, stage);
+      let outcome = await runStage(pipeline, stage);
       if (outcome.kind === 'continue-as-new') return await handOver(input, state);
-      if (outcome.kind === 'failed') outcome = await repair(rt, stage, outcome);
+      if (outcome.kind === 'failed') outcome = await repair(pipeline, stage, outcome);
       if (outcome.kind === 'continue-as-new') return await handOver(input, state);
-      settle(rt, stage, outcome);
+      settle(pipeline, stage, outcome);
       log.info('stage finished', { stage, status: report.status, documents: report.documents, credits: report.credits, ...(report.reason ? { reason: report.reason } : {}) });
       state.next += 1;
     }
   } catch (err) {
     if (isCancellation(err)) {
-      rt.status = 'cancelled';
+      pipeline.status = 'cancelled';
       // What was running when the run was cancelled shows as cancelled, not running forever.
       for (const report of Object.values(state.reports)) {
         if (report?.status === 'running') {
@@ -157,7 +157,7 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
           report.reason ??= 'run cancelled';
         }
       }
-      rt.publish();
+      pipeline.publish();
     }
     throw err;
   }
@@ -165,19 +165,19 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
   if (!state.reports.support) {
     state.reports.support = { status: 'skipped', credits: 0, reason: stageEnabled(state.config, 'support') ? 'no stage failed' : 'switched off' };
   }
-  rt.stage = 'done';
-  rt.status = overallStatus(state);
-  if (state.changes) await reportChanges(rt);
-  rt.publish();
-  log.info('pipeline finished', { status: rt.status, documents: rt.documents(), credits: state.credits.spent });
+  pipeline.stage = 'done';
+  pipeline.status = overallStatus(state);
+  if (state.changes) await reportChanges(pipeline);
+  pipeline.publish();
+  log.info('pipeline finished', { status: pipeline.status, documents: pipeline.documents(), credits: state.credits.spent });
   await condition(allHandlersFinished);
   return {
-    status: rt.status as PipelineResult['status'],
+    status: pipeline.status as PipelineResult['status'],
     runId: state.runId,
     url: state.config.url,
     stages: state.reports,
     credits: state.credits,
-    documents: rt.documents(),
+    documents: pipeline.documents(),
     jobs: state.jobs,
     store: { runId: state.runId },
     continuedAsNew: state.continuedAsNew,
@@ -186,18 +186,18 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
 }
 
 /** Counts what changed since the series' baseline, records a completed run as the next baseline, sends the summary. */
-async function reportChanges(rt: PipelineRuntime): Promise<void> {
-  const { state } = rt;
+async function reportChanges(pipeline: PipelineRuntime): Promise<void> {
+  const { state } = pipeline;
   const changes = state.changes as NonNullable<PipelineState['changes']>;
   const config = state.config.changes as NonNullable<PipelineState['config']['changes']>;
   const report = await lists.closeSeriesRun.executeWithOptions(
     { summary: `series ${config.series}: compare with ${changes.previousRunId ?? '(first run)'}` },
-    [{ series: config.series, runId: state.runId, workflowId: workflowInfo().workflowId, previousRunId: changes.previousRunId, record: rt.status === 'completed' }],
+    [{ series: config.series, runId: state.runId, workflowId: workflowInfo().workflowId, previousRunId: changes.previousRunId, record: pipeline.status === 'completed' }],
   );
   if (config.webhookUrl) {
     report.webhook = await reads.sendChangeSummary.executeWithOptions(
       { summary: `series ${config.series}: summary webhook` },
-      [{ url: config.webhookUrl, workflowId: workflowInfo().workflowId, status: rt.status, report }],
+      [{ url: config.webhookUrl, workflowId: workflowInfo().workflowId, status: pipeline.status, report }],
     ).catch((err: unknown) => {
       if (isCancellation(err)) throw err;
       return `failed: ${failureText(err)}`;
@@ -208,9 +208,9 @@ async function reportChanges(rt: PipelineRuntime): Promise<void> {
   log.info('changes reported', { series: config.series, previousRunId: changes.previousRunId, ...c, ...(report.webhook ? { webhook: report.webhook } : {}) });
 }
 
-async function runStage(rt: PipelineRuntime, stage: (typeof ORDER)[number]): Promise<StageOutcome> {
+async function runStage(pipeline: PipelineRuntime, stage: (typeof ORDER)[number]): Promise<StageOutcome> {
   try {
-    return await RUNNERS[stage](rt);
+    return await RUNNERS[stage](pipeline);
   } catch (err) {
     // A non-retryable activity failure (bad options, 402, 403...) fails the stage, not the run,
     // so support ask can look at it and later stages still run.
@@ -223,20 +223,20 @@ async function runStage(rt: PipelineRuntime, stage: (typeof ORDER)[number]): Pro
 }
 
 /** Asks support about a failed stage and retries it once with an accepted fix. */
-async function repair(rt: PipelineRuntime, stage: (typeof ORDER)[number], failed: Extract<StageOutcome, { kind: 'failed' }>): Promise<StageOutcome> {
-  const { state } = rt;
+async function repair(pipeline: PipelineRuntime, stage: (typeof ORDER)[number], failed: Extract<StageOutcome, { kind: 'failed' }>): Promise<StageOutcome> {
+  const { state } = pipeline;
   const fixable = stage === 'crawl' || stage === 'batch' || stage === 'interact' ? (stage as FixableStage) : undefined;
   if (!fixable || !stageEnabled(state.config, 'support') || state.retried.includes(stage)) return failed;
 
-  const supportReport = rt.report('support');
+  const supportReport = pipeline.report('support');
   // This service has no support ask (learned from an earlier stage): do not ask again.
   if (supportReport.notAvailable?.length) {
-    rt.report(stage).support = { answer: `support ask is ${NOT_AVAILABLE}`, confidence: 'low', applied: false, fixParameters: null };
+    pipeline.report(stage).support = { answer: `support ask is ${NOT_AVAILABLE}`, confidence: 'low', applied: false, fixParameters: null };
     return failed;
   }
   supportReport.status = 'running';
-  rt.stage = 'support';
-  rt.publish();
+  pipeline.stage = 'support';
+  pipeline.publish();
   let askError: unknown;
   const namesJob = patched(SUPPORT_ASK_NAMES_JOB);
   const jobId = failed.jobId ?? (namesJob ? rt.report(stage).jobId : undefined);
@@ -257,8 +257,8 @@ async function repair(rt: PipelineRuntime, stage: (typeof ORDER)[number], failed
     askError = err;
     return null;
   });
-  rt.stage = stage;
-  const report = rt.report(stage);
+  pipeline.stage = stage;
+  const report = pipeline.report(stage);
   if (!answer) {
     const missing = notAvailableMessage(askError);
     if (missing !== undefined) {
@@ -272,7 +272,7 @@ async function repair(rt: PipelineRuntime, stage: (typeof ORDER)[number], failed
       supportReport.reason = `support ask about ${stage} failed: ${failureText(askError)}`;
       report.support = { answer: 'support ask failed', confidence: 'low', applied: false, fixParameters: null };
     }
-    rt.publish();
+    pipeline.publish();
     return failed;
   }
   supportReport.status = 'completed';
@@ -292,8 +292,8 @@ async function repair(rt: PipelineRuntime, stage: (typeof ORDER)[number], failed
   else if (fixable === 'batch') state.config.batch = applyFix(state.config.batch, decision.fix);
   else state.config.interact = applyFix(state.config.interact, decision.fix);
   report.status = 'running';
-  rt.publish();
-  const retried = await runStage(rt, stage);
+  pipeline.publish();
+  const retried = await runStage(pipeline, stage);
   if (retried.kind === 'ok') report.status = 'repaired';
   return retried.kind === 'ok' ? { kind: 'ok' } : retried;
 }
@@ -302,8 +302,8 @@ function stageOptions(state: PipelineState, stage: FixableStage): unknown {
   return stage === 'crawl' ? state.config.crawl ?? {} : stage === 'batch' ? state.config.batch ?? {} : state.config.interact ?? {};
 }
 
-function settle(rt: PipelineRuntime, stage: StageName, outcome: StageOutcome): void {
-  const report = rt.report(stage);
+function settle(pipeline: PipelineRuntime, stage: StageName, outcome: StageOutcome): void {
+  const report = pipeline.report(stage);
   if (outcome.kind === 'ok') {
     if (report.status !== 'repaired') report.status = 'completed';
   } else if (outcome.kind === 'skipped') {
@@ -314,7 +314,7 @@ function settle(rt: PipelineRuntime, stage: StageName, outcome: StageOutcome): v
     report.reason = outcome.reason;
     if (outcome.jobId) report.jobId ??= outcome.jobId;
   }
-  rt.publish();
+  pipeline.publish();
 }
 
 function overallStatus(state: PipelineState): PipelineResult['status'] {

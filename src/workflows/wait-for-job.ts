@@ -22,8 +22,8 @@ export type WaitOutcome =
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
-export async function waitForJob(rt: PipelineRuntime, job: ActiveJob, options: WaitOptions): Promise<WaitOutcome> {
-  const polling = rt.state.config.polling ?? { minIntervalMs: 1_000, maxIntervalMs: 30_000 };
+export async function waitForJob(pipeline: PipelineRuntime, job: ActiveJob, options: WaitOptions): Promise<WaitOutcome> {
+  const polling = pipeline.state.config.polling ?? { minIntervalMs: 1_000, maxIntervalMs: 30_000 };
   let interval = polling.minIntervalMs;
   let stoppedForBudget = false;
   for (;;) {
@@ -31,12 +31,12 @@ export async function waitForJob(rt: PipelineRuntime, job: ActiveJob, options: W
       { summary: `status ${job.kind} ${job.jobId}` },
       [{ kind: job.kind, jobId: job.jobId }],
     );
-    const report = rt.report(job.stage);
+    const report = pipeline.report(job.stage);
     report.documents = summary.completed;
     if (summary.total > 0) report.total = summary.total;
     report.credits = Math.max(0, summary.creditsUsed);
     job.creditsSeen = summary.creditsUsed >= 0 ? summary.creditsUsed : summary.completed; // -1: no billing
-    rt.publish();
+    pipeline.publish();
     if (TERMINAL.has(summary.status)) return { kind: 'done', summary, stoppedForBudget };
 
     if (!stoppedForBudget && summary.creditsUsed >= options.allowance()) {
@@ -45,16 +45,16 @@ export async function waitForJob(rt: PipelineRuntime, job: ActiveJob, options: W
         { summary: `cancel ${job.kind} ${job.jobId}: budget reached` },
         [{ kind: job.kind, jobId: job.jobId }],
       );
-      rt.state.credits.events.push(`${job.stage}: job ${job.jobId} cancelled at ${summary.creditsUsed} credits (budget)`);
+      pipeline.state.credits.events.push(`${job.stage}: job ${job.jobId} cancelled at ${summary.creditsUsed} credits (budget)`);
       interval = polling.minIntervalMs;
       continue;
     }
     // Long waits hand over to a fresh run; the job id travels in the state.
     if (workflowInfo().continueAsNewSuggested) return { kind: 'continue-as-new', stoppedForBudget };
 
-    const woke = await condition(() => rt.hasEvent(job.jobId) || options.ended?.() !== undefined, interval);
+    const woke = await condition(() => pipeline.hasEvent(job.jobId) || options.ended?.() !== undefined, interval);
     if (woke) {
-      if (rt.hasEvent(job.jobId)) rt.takeEvents(job.jobId);
+      if (pipeline.hasEvent(job.jobId)) pipeline.takeEvents(job.jobId);
       interval = polling.minIntervalMs;
     } else {
       interval = options.tight ? polling.minIntervalMs : Math.min(polling.maxIntervalMs, Math.round(interval * 1.6));

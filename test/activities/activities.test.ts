@@ -121,6 +121,14 @@ describe('failure mapping', () => {
     await dead.close();
   });
 
+  test('interact sends the request fields it is given, as given', async () => {
+    server.handler = () => ({ status: 200, body: { success: true, stdout: 'ok', exitCode: 0 } });
+    const result = await call(env(), acts.interact, { runId: 'r-interact', scrapeId: JOB, url: 'http://a.test/', prompt: 'read the title', language: 'python', timeout: 45 });
+    assert.equal(result.success, true);
+    assert.equal(server.requests.length, 1);
+    assert.deepEqual(server.requests[0].body, { prompt: 'read the title', language: 'python', timeout: 45 });
+  });
+
   test('local validation fails before any request, naming the field', async () => {
     const f = await failureOf(call(env(), acts.startCrawl, { body: { url: 'not a url' } as never }));
     assert.equal(f.type, 'validation');

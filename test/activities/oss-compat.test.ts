@@ -12,7 +12,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { WebDataClient } from '../../packages/client/src/client.js';
 import { createActivities, IdempotencyMemory } from '../../src/activities/index.js';
-import { urlKey, sameUrl } from '../../src/activities/url-key.js';
+import { urlKey, sameUrl } from '../../packages/contract/src/url-keys.js';
 import { FilesystemStore } from '../../packages/storage/src/index.js';
 import { FakeServer, type FakeResponse, type RecordedRequest } from '../api/fake-server.js';
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { verifyWebhookSignature } from 'webdata-client';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import { deleteSchedule, schedulePipeline, triggerSchedule } from '../../src/client/schedules.js';
-import { urlKey } from '../../src/activities/url-key.js';
+import { urlKey } from '../../packages/contract/src/url-keys.js';
 import { CHANGES_SIGNATURE_HEADER, seriesRuns } from '../../src/activities/index.js';
 import type { PipelineResult } from '../../src/workflows/state.js';
 import { addedPostPath, buildManifest, REVISED_PATHS } from '../../packages/service/src/demo-site/index.js';

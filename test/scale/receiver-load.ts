@@ -4,7 +4,7 @@
 // receiver's own decision log, so they are exact: every delivery is answered after its decision.
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
-import { signBody, SIGNATURE_HEADER } from '../../packages/service/src/webhooks/index.js';
+import { signWebhookBody, SIGNATURE_HEADER } from '../../packages/service/src/webhooks/index.js';
 import { peakRss, sampleProcess } from '../../bench/lib/proc-sampler.js';
 import { seededRandom } from '../chaos/harness.js';
 import type { ReceiverRecord } from './receiver-process.js';
@@ -55,7 +55,7 @@ export async function loadReceiver(options: ReceiverLoadOptions): Promise<Receiv
       success: true, type: i % 2 === 0 ? 'crawl.completed' : 'batch_scrape.completed', id: `bench-job-${i}`,
       webhookId: `bench-delivery-${options.seed}-${i}`, data: [], metadata: { workflowId },
     });
-    originals.push({ body, signature: signBody(options.secret, body) });
+    originals.push({ body, signature: signWebhookBody(body, options.secret) });
   }
   const all: Delivery[] = [...originals];
   // Duplicates: the same bytes and signature again (a redelivery), of distinct originals.
@@ -68,7 +68,7 @@ export async function loadReceiver(options: ReceiverLoadOptions): Promise<Receiv
       success: true, type: 'crawl.completed', id: `forged-job-${i}`, webhookId: `forged-${options.seed}-${i}`,
       data: [], metadata: { workflowId: options.workflowIds[i % options.workflowIds.length] },
     });
-    all.push({ body, signature: signBody('not-the-team-secret-00000', body) });
+    all.push({ body, signature: signWebhookBody(body, 'not-the-team-secret-00000') });
   }
   // Shuffled (Fisher-Yates, seeded), so duplicates and forgeries arrive among the originals.
   for (let i = all.length - 1; i > 0; i--) {

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { creditsPerPage, fitUnits, interactWorstCase, remaining } from '../../src/workflows/credit-guard.js';
-import { parsePipelineInput, PipelineInputError } from '../../src/workflows/input.js';
+import { formatIssues, interactRequestSchema } from '../../packages/contract/src/index.js';
+import { DEFAULT_FIXABLE_FIELDS, parsePipelineInput, PipelineInputError } from '../../src/workflows/input.js';
 import { applyFix, decideFix, supportQuestion } from '../../src/workflows/support.js';
 import { admitStartPage } from '../../src/workflows/stages/crawl.js';
 
@@ -27,6 +28,23 @@ test('pipeline input is validated with the client schemas, naming field and rule
   const ok = parsePipelineInput({ url: 'http://a.test/', budget: { credits: 10 } });
   assert.equal(ok.mode, 'crawl');
   assert.equal(ok.budget?.strategy, 'clamp');
+});
+
+test('the interact stage takes its request fields and rules from the contract', () => {
+  // Each body is refused by the contract; the stage refuses it with the same messages.
+  const bodies = [{ code: 'x', language: 'ruby' }, { code: 'x', timeout: 0 }, { code: '' }, { code: 'x', prompt: 'y' }, {}];
+  for (const body of bodies) {
+    const contract = interactRequestSchema.safeParse(body);
+    assert.ok(!contract.success, JSON.stringify(body));
+    const expected = formatIssues(contract.error).map((i) => i.message).sort();
+    assert.throws(
+      () => parsePipelineInput({ url: 'http://a.test', interact: { match: '.', ...body } }),
+      (err: unknown) => err instanceof PipelineInputError && assert.deepEqual(err.issues.map((i) => i.message).sort(), expected) === undefined,
+      JSON.stringify(body),
+    );
+  }
+  // A support fix may change every request field, and only those.
+  assert.deepEqual([...DEFAULT_FIXABLE_FIELDS.interact].sort(), Object.keys(interactRequestSchema.shape).filter((k) => k !== 'origin' && k !== 'integration').sort());
 });
 
 test('credit guard fits, clamps or refuses', () => {

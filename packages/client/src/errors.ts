@@ -4,22 +4,10 @@ import type { z } from 'zod';
 import { formatIssues, summarizeIssues, type IssueDetail } from 'webdata-contract';
 import { redactString, redactValue } from './redact.js';
 import { retryAfterMs } from './retry-after.js';
-import type { ErrorBody } from 'webdata-contract';
+import { ERROR_KIND_RETRYABLE, type ErrorBody, type ErrorKind } from 'webdata-contract';
 
-export type WebDataErrorKind =
-  | 'validation'
-  | 'unauthorized'
-  | 'insufficient_credits'
-  | 'forbidden'
-  | 'not_found'
-  /** The route does not exist on this deployment (HTML `Cannot POST /v2/...` 404): a missing feature, not a missing job. */
-  | 'not_available'
-  | 'timeout'
-  | 'conflict'
-  | 'gone'
-  | 'rate_limited'
-  | 'server'
-  | 'network';
+/** Every kind and its retryability live in the contract (`ERROR_KIND_RETRYABLE`). */
+export type WebDataErrorKind = ErrorKind;
 
 export interface WebDataApiErrorInit {
   kind: WebDataErrorKind;
@@ -96,35 +84,38 @@ export function validationError(what: string, error: z.ZodError): WebDataApiErro
   });
 }
 
-function kindForStatus(status: number): { kind: WebDataErrorKind; retryable: boolean } {
+function kindForStatus(status: number): WebDataErrorKind {
   switch (status) {
     case 400:
     case 422:
     case 413:
-      return { kind: 'validation', retryable: false };
+      return 'validation';
     case 401:
-      return { kind: 'unauthorized', retryable: false };
+      return 'unauthorized';
     case 402:
-      return { kind: 'insufficient_credits', retryable: false };
+      return 'insufficient_credits';
     case 403:
-      return { kind: 'forbidden', retryable: false };
+      return 'forbidden';
     case 404:
-      return { kind: 'not_found', retryable: false };
+      return 'not_found';
     case 408:
-      return { kind: 'timeout', retryable: true };
+      return 'timeout';
     case 409:
-      return { kind: 'conflict', retryable: false };
+      return 'conflict';
     case 410:
-      return { kind: 'gone', retryable: false };
+      return 'gone';
     case 429:
-      return { kind: 'rate_limited', retryable: true };
-    case 501:
-      return { kind: 'server', retryable: false };
+      return 'rate_limited';
     default:
-      if (status >= 500) return { kind: 'server', retryable: true };
+      if (status >= 500) return 'server';
       // Other 4xx (405, 415, ...) are a client mistake that a retry will not fix.
-      return { kind: 'validation', retryable: false };
+      return 'validation';
   }
+}
+
+/** The kind's retryability, except 501: not implemented stays so however often it is asked. */
+function retryableStatus(status: number, kind: WebDataErrorKind): boolean {
+  return status !== 501 && ERROR_KIND_RETRYABLE[kind];
 }
 
 export interface HttpErrorInput {
@@ -166,7 +157,8 @@ export function isRouteMissing(status: number, body: unknown, bodyNotJson = fals
 /** Classifies a non-2xx response. */
 export function httpError(input: HttpErrorInput): WebDataApiError {
   if (isRouteMissing(input.status, input.body, input.bodyNotJson)) return notAvailableError(input);
-  const { kind, retryable } = kindForStatus(input.status);
+  const kind = kindForStatus(input.status);
+  const retryable = retryableStatus(input.status, kind);
   const body = redactValue(input.body, input.apiKey);
   const errBody: ErrorBody = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as ErrorBody) : {};
   const text = typeof errBody.error === 'string' ? errBody.error : typeof errBody.message === 'string' ? errBody.message : undefined;

@@ -2,38 +2,17 @@
 // raw bytes (`sha256=<hex>`) and a validated payload parser. We sign under
 // `X-Service-Signature` (the reference's name); the hosted service's current server sends
 // `X-Firecrawl-Signature`, so receivers accept both (`SIGNATURE_HEADERS`).
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { WebDataApiError, validationError } from './errors.js';
 
-/** The header we sign under (the reference's name), lower case as Node reads it. */
-export const SIGNATURE_HEADER = 'x-service-signature';
-/** The header the hosted service's current server signs under. */
-export const HOSTED_SIGNATURE_HEADER = 'x-firecrawl-signature';
-/** Header names a receiver accepts a signature under, by default. */
-export const SIGNATURE_HEADERS: readonly string[] = [HOSTED_SIGNATURE_HEADER, SIGNATURE_HEADER];
-
-function hmacHex(rawBody: string | Buffer, secret: string): string {
-  return createHmac('sha256', secret).update(rawBody).digest('hex');
-}
-
-/** The header value for a body: `sha256=<hex>`. */
-export function signWebhookBody(rawBody: string | Buffer, secret: string): string {
-  return `sha256=${hmacHex(rawBody, secret)}`;
-}
-
-/**
- * True only when `header` is `sha256=<64 hex>` and matches the HMAC of the exact raw
- * bytes. Compare in constant time; false (never a throw) on missing or malformed input.
- */
-export function verifyWebhookSignature(rawBody: string | Buffer, header: string | undefined, secret: string): boolean {
-  if (typeof header !== 'string' || !secret) return false;
-  const m = /^sha256=([0-9a-fA-F]{64})$/.exec(header.trim());
-  if (!m) return false;
-  const expected = Buffer.from(hmacHex(rawBody, secret), 'hex');
-  const given = Buffer.from(m[1], 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
+// The signer and the header names are the contract's, shared with the local service.
+export {
+  SIGNATURE_HEADER,
+  HOSTED_SIGNATURE_HEADER,
+  SIGNATURE_HEADERS,
+  signWebhookBody,
+  verifyWebhookSignature,
+} from 'webdata-contract/webhook-signature';
 
 /**
  * Crawl and batch scrape event kinds this package understands. `*.failed` is in the

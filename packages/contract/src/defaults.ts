@@ -47,6 +47,9 @@ export const DEFAULT_INTERACT_TIMEOUT_SEC = 30;
 // Browser sessions (4.9, section 8; the reference states ttl as 600 in one place, 300 in another).
 export const DEFAULT_BROWSER_TTL_SEC = 600;
 export const DEFAULT_BROWSER_ACTIVITY_TTL_SEC = 300;
+/** The session the first interact call opens at a scrape's page (contract notes "Interact"). */
+export const INTERACT_SESSION_TTL_SEC = 600;
+export const INTERACT_SESSION_ACTIVITY_TTL_SEC = 300;
 
 // Team endpoints (contract notes "Team endpoints").
 /** Activity listing page size when the query sets no `limit` (1-100). */

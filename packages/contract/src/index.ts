@@ -5,3 +5,5 @@ export * from './schemas/index.js';
 export * from './types.js';
 export * from './prices.js';
 export * from './defaults.js';
+export * from './error-kinds.js';
+export * from './url-keys.js';

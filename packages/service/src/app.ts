@@ -4,7 +4,7 @@ import type { Router } from './core/routes.js';
 import type { ScrapeEngine } from './core/scrape.js';
 import type { ServiceConfig, ServiceContext } from './core/service.js';
 import type { TeamConfig } from './core/teams.js';
-import { MemoryActivityLog } from './activity/log.js';
+import { MemoryActivityLog } from './activity-log/log.js';
 import { MemoryCreditLedger } from './billing/ledger.js';
 import { defaultLocalTeam, resolveServiceConfig } from './config/defaults.js';
 import { startDemoSite, type DemoSite } from './demo-site/index.js';

@@ -23,7 +23,7 @@ export {
 export { IMITATIONS } from './core/service.js';
 export { TeamFaultInjector } from './faults/injector.js';
 export { HttpWebhookDispatcher } from './webhooks/dispatcher.js';
-export { SIGNATURE_HEADER, signBody, verifySignature } from './webhooks/signature.js';
+export { SIGNATURE_HEADER, signWebhookBody, verifyWebhookSignature } from './webhooks/index.js';
 export { PRICES, scrapeCredits, mapCredits, searchCredits, browserCredits } from './billing/prices.js';
 export { HttpError } from './core/http-error.js';
 export type * from './core/routes.js';

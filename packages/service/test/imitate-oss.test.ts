@@ -14,7 +14,7 @@ import { startDemoSite, type DemoSite } from '../src/demo-site/index.js';
 import { silentLogger } from '../src/http/logger.js';
 import { listen, type ListeningServer } from '../src/http/server.js';
 import { createHttpScrapeEngine } from '../src/scrape/index.js';
-import { SIGNATURE_HEADER } from '../src/webhooks/signature.js';
+import { SIGNATURE_HEADER } from '../../contract/src/webhook-signature.js';
 import { call, team, type ApiAnswer } from './platform-helpers.js';
 
 const DEADLINE_MS = 60_000;

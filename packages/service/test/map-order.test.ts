@@ -34,8 +34,8 @@ function siteFetcher(delays: { sitemapMs: number; pageMs: number }): ResourceFet
 
 async function map(delays: { sitemapMs: number; pageMs: number }, limit: number): Promise<Array<{ url: string; title?: string }>> {
   // mapSite reads only the runtime's fetcher.
-  const rt = { fetcher: siteFetcher(delays) } as unknown as JobsRuntime;
-  const links = await mapSite(rt, new SitemapCache(Date.now), { url: `${ORIGIN}/`, limit }, new AbortController().signal);
+  const jobsRuntime = { fetcher: siteFetcher(delays) } as unknown as JobsRuntime;
+  const links = await mapSite(jobsRuntime, new SitemapCache(Date.now), { url: `${ORIGIN}/`, limit }, new AbortController().signal);
   return links.map((l) => ({ url: new URL(l.url).pathname, ...(l.title ? { title: l.title } : {}) }));
 }
 

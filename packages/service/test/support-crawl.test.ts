@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { TeamConfig } from '../src/core/teams.js';
-import { PROBE_MARGIN_MS, type BudgetClock } from '../src/support/budget.js';
+import { PROBE_MARGIN_MS, type TimeBudgetClock } from '../src/support/time-budget.js';
 import { askSupport } from '../src/support/index.js';
 import {
   applyFix, ask, checkEnvelope, crawl, startFixtureSite, startSupportStack, team, waitForJob, type FixtureSite, type SupportStack,
@@ -221,7 +221,7 @@ describe('support ask on crawls', () => {
 });
 
 /** The support budget's clock in these tests: it stands still until the test moves it, then fires what is due. */
-class ManualClock implements BudgetClock {
+class ManualClock implements TimeBudgetClock {
   private t = 0;
   private readonly timers = new Set<{ at: number; fn: () => void }>();
   /** Called as each timer is set, with its delay. */

@@ -12,7 +12,7 @@ import { TeamFaultInjector } from '../src/faults/injector.js';
 import { silentLogger } from '../src/http/logger.js';
 import { HttpWebhookDispatcher } from '../src/webhooks/dispatcher.js';
 import { isLoopbackHost } from '../src/webhooks/destination.js';
-import { verifySignature } from '../src/webhooks/signature.js';
+import { verifyWebhookSignature } from '../../contract/src/webhook-signature.js';
 import { team } from './platform-helpers.js';
 
 interface Received {
@@ -94,8 +94,8 @@ describe('webhook dispatcher', () => {
     const expected = `sha256=${createHmac('sha256', SECRET).update(delivery.raw).digest('hex')}`;
     assert.equal(delivery.headers['x-service-signature'], expected);
     assert.equal(delivery.raw.toString('utf8'), JSON.stringify(delivery.body));
-    assert.ok(verifySignature(SECRET, delivery.raw, String(delivery.headers['x-service-signature'])));
-    assert.ok(!verifySignature('other', delivery.raw, String(delivery.headers['x-service-signature'])));
+    assert.ok(verifyWebhookSignature(delivery.raw, String(delivery.headers['x-service-signature']), SECRET));
+    assert.ok(!verifyWebhookSignature(delivery.raw, String(delivery.headers['x-service-signature']), 'other'));
   });
 
   test('no signature header without a secret; a URL string spec gets empty metadata', async () => {
@@ -239,7 +239,7 @@ describe('webhooks through the service context', () => {
       svc.context.webhooks.send(owner, { url: hook, metadata: { a: '1' } }, event('batch_scrape.started'));
       await svc.webhooks.idle();
       assert.equal(bodies.length, 1);
-      assert.ok(verifySignature(SECRET, bodies[0].raw, bodies[0].signature));
+      assert.ok(verifyWebhookSignature(bodies[0].raw, bodies[0].signature, SECRET));
     } finally {
       await svc.close();
       receiver.closeAllConnections();

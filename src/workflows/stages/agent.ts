@@ -36,36 +36,36 @@ export function clampAgentCredits(configured: number | undefined, left: number):
 }
 
 /** URLs given to the agent: `urls`, then stored pages matching `match`, at most `maxUrls` of the latter. */
-async function agentUrls(rt: PipelineRuntime, agent: NonNullable<PipelineConfig['agent']>): Promise<string[] | undefined> {
+async function agentUrls(pipeline: PipelineRuntime, agent: NonNullable<PipelineConfig['agent']>): Promise<string[] | undefined> {
   const urls = [...(agent.urls ?? [])];
   if (agent.match !== undefined) {
     const stored = await lists.findStoredPages.executeWithOptions(
       { summary: `pages matching ${agent.match} for the agent` },
-      [{ runId: rt.state.runId, match: agent.match, limit: agent.maxUrls ?? 10 }],
+      [{ runId: pipeline.state.runId, match: agent.match, limit: agent.maxUrls ?? 10 }],
     );
     for (const url of stored) if (/^https?:\/\//i.test(url) && !urls.includes(url)) urls.push(url);
   }
   return urls.length > 0 ? urls : undefined;
 }
 
-export async function runAgent(rt: PipelineRuntime): Promise<StageOutcome> {
-  const { state } = rt;
+export async function runAgent(pipeline: PipelineRuntime): Promise<StageOutcome> {
+  const { state } = pipeline;
   const agent = state.config.agent;
   if (!agent) return { kind: 'skipped', reason: 'not configured' };
-  const report = rt.report('agent');
+  const report = pipeline.report('agent');
 
   if (!state.agentJob) {
     let maxCredits = agent.maxCredits;
     const budgeted = state.credits.budget !== null || state.config.budget?.monthlyCap !== undefined;
     if (budgeted) {
       // Waits for a raiseBudget (up to waitForRaiseMs) when not even one model call fits.
-      const fits = await awaitCredits(rt, AGENT_MIN_CREDITS);
-      const cap = clampAgentCredits(agent.maxCredits, fits ? await creditsLeft(rt) : 0);
+      const fits = await awaitCredits(pipeline, AGENT_MIN_CREDITS);
+      const cap = clampAgentCredits(agent.maxCredits, fits ? await creditsLeft(pipeline) : 0);
       if (cap.event) state.credits.events.push(cap.event);
       if (cap.kind === 'skip') return { kind: 'skipped', reason: cap.reason };
       maxCredits = cap.maxCredits;
     }
-    const urls = await agentUrls(rt, agent);
+    const urls = await agentUrls(pipeline, agent);
     report.urls = urls?.length ?? 0;
     if (agent.strictConstrainToURLs && !urls) return { kind: 'skipped', reason: `strictConstrainToURLs: no stored page matches ${agent.match}` };
     let started: { id: string };
@@ -94,11 +94,11 @@ export async function runAgent(rt: PipelineRuntime): Promise<StageOutcome> {
   }
   const job = state.agentJob;
   report.jobId = job.jobId;
-  rt.publish();
+  pipeline.publish();
 
   let result: AgentJobResult;
   try {
-    const waited = await waitForAgent(rt, job);
+    const waited = await waitForAgent(pipeline, job);
     if (waited === 'continue-as-new') return { kind: 'continue-as-new' };
     result = waited;
   } catch (err) {
@@ -127,25 +127,25 @@ export async function runAgent(rt: PipelineRuntime): Promise<StageOutcome> {
 }
 
 /** Polls the agent job with backoff until it ends; a completed answer is stored by the read. */
-async function waitForAgent(rt: PipelineRuntime, job: NonNullable<PipelineRuntime['state']['agentJob']>): Promise<AgentJobResult | 'continue-as-new'> {
-  const polling = rt.state.config.polling ?? { minIntervalMs: 1_000, maxIntervalMs: 30_000 };
-  const report = rt.report('agent');
+async function waitForAgent(pipeline: PipelineRuntime, job: NonNullable<PipelineRuntime['state']['agentJob']>): Promise<AgentJobResult | 'continue-as-new'> {
+  const polling = pipeline.state.config.polling ?? { minIntervalMs: 1_000, maxIntervalMs: 30_000 };
+  const report = pipeline.report('agent');
   let interval = polling.minIntervalMs;
   let cancelledOverCap = false;
   for (;;) {
     const res = await reads.getAgent.executeWithOptions(
       { summary: `status agent ${job.jobId}` },
-      [{ runId: rt.state.runId, id: job.jobId }],
+      [{ runId: pipeline.state.runId, id: job.jobId }],
     );
     job.creditsSeen = Math.max(0, res.creditsUsed);
     report.credits = job.creditsSeen;
-    rt.publish();
+    pipeline.publish();
     if (TERMINAL.has(res.status)) return res;
     // The service honours maxCredits; one that does not is cancelled once past the cap.
     if (!cancelledOverCap && job.maxCredits !== null && res.creditsUsed > job.maxCredits) {
       cancelledOverCap = true;
       await cleanup.cancelAgent.executeWithOptions({ summary: `cancel agent ${job.jobId}: past maxCredits` }, [{ id: job.jobId }]);
-      rt.state.credits.events.push(`agent: job ${job.jobId} cancelled at ${res.creditsUsed} credits, past its maxCredits ${job.maxCredits}`);
+      pipeline.state.credits.events.push(`agent: job ${job.jobId} cancelled at ${res.creditsUsed} credits, past its maxCredits ${job.maxCredits}`);
       interval = polling.minIntervalMs;
       continue;
     }

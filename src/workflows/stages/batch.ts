@@ -8,10 +8,10 @@ import { runJob } from './job.js';
 import { robotsCheck, robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
 
-export async function runBatch(rt: PipelineRuntime): Promise<StageOutcome> {
-  const { state } = rt;
+export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome> {
+  const { state } = pipeline;
   const { config } = state;
-  const report = rt.report('batch');
+  const report = pipeline.report('batch');
   if (!state.activeJob) {
     const source = config.mode === 'batch' ? state.lists.selected ?? state.lists.mapped : state.lists.selected;
     if (!source) {
@@ -29,7 +29,7 @@ export async function runBatch(rt: PipelineRuntime): Promise<StageOutcome> {
     if (diff.count === 0) return { kind: 'skipped', reason: 'the crawl returned every selected URL' };
 
     // Batch scrape does not read robots.txt on the service: leave out what it disallows.
-    const robots = robotsCheck(rt);
+    const robots = robotsCheck(pipeline);
     if (robots) {
       const allowed = await lists.filterRobots.executeWithOptions(
         { summary: 'leave out URLs robots.txt disallows' },
@@ -47,12 +47,12 @@ export async function runBatch(rt: PipelineRuntime): Promise<StageOutcome> {
   const wanted = report.urls ?? 0;
   const fit = state.activeJob
     ? { kind: 'run' as const, units: wanted, allowance: Number.POSITIVE_INFINITY, tight: false }
-    : await fitJob(rt, 'batch: URLs', wanted, creditsPerPage(batch.scrapeOptions));
+    : await fitJob(pipeline, 'batch: URLs', wanted, creditsPerPage(batch.scrapeOptions));
   if (fit.kind === 'skip') return { kind: 'skipped', reason: fit.reason };
   const count = fit.units;
 
-  const options = { ...(freshScrapeOptions(rt, batch.scrapeOptions).scrapeOptions ?? {}), maxConcurrency: batch.maxConcurrency, webhook: webhookFor(rt) };
-  return runJob(rt, {
+  const options = { ...(freshScrapeOptions(pipeline, batch.scrapeOptions).scrapeOptions ?? {}), maxConcurrency: batch.maxConcurrency, webhook: webhookFor(pipeline) };
+  return runJob(pipeline, {
     stage: 'batch',
     kind: 'batch',
     allowance: fit.allowance,

@@ -8,31 +8,31 @@ import { runJob } from './job.js';
 import { robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
 
-export async function runCrawl(rt: PipelineRuntime): Promise<StageOutcome> {
-  const { config } = rt.state;
+export async function runCrawl(pipeline: PipelineRuntime): Promise<StageOutcome> {
+  const { config } = pipeline.state;
   const crawl = { ...(config.crawl ?? {}) };
   const select = config.select;
-  if (rt.state.lists.selected) {
+  if (pipeline.state.lists.selected) {
     if (crawl.includePaths === undefined && select?.include?.length) {
       // The service checks the start URL against includePaths too; a start page outside the
       // selection would end the crawl at once, so admit exactly that page as the way in.
       crawl.includePaths = admitStartPage(config.url, select.include);
     }
     crawl.excludePaths ??= select?.exclude;
-    crawl.limit ??= rt.state.selectedCount;
+    crawl.limit ??= pipeline.state.selectedCount;
   }
   const wanted = crawl.limit ?? DEFAULT_CRAWL_LIMIT;
   // A job resumed after continue-as-new was fitted before it started.
-  const fit = rt.state.activeJob
+  const fit = pipeline.state.activeJob
     ? { kind: 'run' as const, units: wanted, allowance: Number.POSITIVE_INFINITY, tight: false }
-    : await fitJob(rt, 'crawl: limit', wanted, creditsPerPage(crawl.scrapeOptions));
+    : await fitJob(pipeline, 'crawl: limit', wanted, creditsPerPage(crawl.scrapeOptions));
   if (fit.kind === 'skip') return { kind: 'skipped', reason: fit.reason };
   if (fit.units !== wanted) crawl.limit = fit.units;
 
   const ignoreRobots = robotsIgnoreRequested(config);
   if (ignoreRobots) crawl.ignoreRobotsTxt = true;
-  const body = { url: config.url, ...crawl, ...freshScrapeOptions(rt, crawl.scrapeOptions), webhook: webhookFor(rt) };
-  const outcome = await runJob(rt, {
+  const body = { url: config.url, ...crawl, ...freshScrapeOptions(pipeline, crawl.scrapeOptions), webhook: webhookFor(pipeline) };
+  const outcome = await runJob(pipeline, {
     stage: 'crawl',
     kind: 'crawl',
     allowance: fit.allowance,
@@ -43,7 +43,7 @@ export async function runCrawl(rt: PipelineRuntime): Promise<StageOutcome> {
         [{ body, idempotencyKey }],
       );
       // Accepted (a team without the feature gets 403): the team may ignore robots.txt.
-      if (ignoreRobots) rt.state.robotsIgnored = true;
+      if (ignoreRobots) pipeline.state.robotsIgnored = true;
       return started;
     },
   });
@@ -61,14 +61,14 @@ export function admitStartPage(url: string, include: string[]): string[] {
  * A run of a series compares pages with the last run: it must see the site as it is now, not a
  * cached scrape (the service's default maxAge is two days). An explicit maxAge is kept.
  */
-export function freshScrapeOptions<T extends { maxAge?: number }>(rt: PipelineRuntime, scrapeOptions: T | undefined): { scrapeOptions?: T & { maxAge?: number } } {
-  if (!rt.state.config.changes || scrapeOptions?.maxAge !== undefined) return scrapeOptions ? { scrapeOptions } : {};
+export function freshScrapeOptions<T extends { maxAge?: number }>(pipeline: PipelineRuntime, scrapeOptions: T | undefined): { scrapeOptions?: T & { maxAge?: number } } {
+  if (!pipeline.state.config.changes || scrapeOptions?.maxAge !== undefined) return scrapeOptions ? { scrapeOptions } : {};
   return { scrapeOptions: { ...(scrapeOptions ?? ({} as T)), maxAge: 0 } };
 }
 
-export function webhookFor(rt: PipelineRuntime): { url: string; metadata: Record<string, string>; events: Array<'started' | 'completed' | 'failed'> } | undefined {
-  const url = rt.state.config.webhookUrl;
+export function webhookFor(pipeline: PipelineRuntime): { url: string; metadata: Record<string, string>; events: Array<'started' | 'completed' | 'failed'> } | undefined {
+  const url = pipeline.state.config.webhookUrl;
   if (!url) return undefined;
   // Only job-level events: page events would grow history with pages (principle 4).
-  return { url, metadata: { workflowId: rt.workflowId(), runId: rt.state.runId }, events: ['started', 'completed', 'failed'] };
+  return { url, metadata: { workflowId: pipeline.workflowId(), runId: pipeline.state.runId }, events: ['started', 'completed', 'failed'] };
 }

@@ -8,14 +8,14 @@ export type JobFit =
   | { kind: 'run'; units: number; allowance: number; tight: boolean }
   | { kind: 'skip'; reason: string };
 
-export async function fitJob(rt: PipelineRuntime, what: string, wanted: number, perPage: number): Promise<JobFit> {
-  const { config, credits } = rt.state;
+export async function fitJob(pipeline: PipelineRuntime, what: string, wanted: number, perPage: number): Promise<JobFit> {
+  const { config, credits } = pipeline.state;
   const strategy = config.budget?.strategy ?? 'clamp';
   if (credits.budget === null && config.budget?.monthlyCap === undefined) {
     return { kind: 'run', units: wanted, allowance: Number.POSITIVE_INFINITY, tight: false };
   }
-  if (!(await awaitCredits(rt, perPage))) return { kind: 'skip', reason: `budget: ${perPage} credits needed for one page` };
-  const left = await creditsLeft(rt);
+  if (!(await awaitCredits(pipeline, perPage))) return { kind: 'skip', reason: `budget: ${perPage} credits needed for one page` };
+  const left = await creditsLeft(pipeline);
   // `stop` runs the job as configured and polls tightly so the watch cancels it in time.
   if (strategy === 'stop') return { kind: 'run', units: wanted, allowance: left, tight: true };
   const fit = fitUnits(wanted, perPage, left);

@@ -11,11 +11,13 @@ import { NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from '../report-
 import type { PipelineRuntime } from '../runtime.js';
 import type { StageOutcome } from './types.js';
 
-export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
-  const { state } = rt;
+export async function runInteract(pipeline: PipelineRuntime): Promise<StageOutcome> {
+  const { state } = pipeline;
   const interact = state.config.interact;
   if (!interact) return { kind: 'skipped', reason: 'no interact rule configured' };
-  const report = rt.report('interact');
+  // Everything but the page selection is the interact request, passed through as configured.
+  const { match: _match, maxPages: _maxPages, ...request } = interact;
+  const report = pipeline.report('interact');
   const targets = await lists.findStoredPages.executeWithOptions(
     { summary: `pages matching ${interact.match}` },
     [{ runId: state.runId, match: interact.match, limit: interact.maxPages ?? 3 }],
@@ -26,7 +28,7 @@ export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
   const worstCase = interactWorstCase(interact.timeout ?? DEFAULT_INTERACT_TIMEOUT_SEC, interact.prompt !== undefined);
   const results: InteractPageResult[] = [];
   for (const url of targets) {
-    if (!(await awaitCredits(rt, worstCase))) {
+    if (!(await awaitCredits(pipeline, worstCase))) {
       state.credits.events.push(`interact: stopped before ${url} (budget)`);
       break;
     }
@@ -41,15 +43,7 @@ export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
     try {
       const result = await browser.interact.executeWithOptions(
         { summary: `interact ${interact.language ?? (interact.prompt ? 'prompt' : 'node')} on ${url}` },
-        [{
-          runId: state.runId,
-          scrapeId: scrape.scrapeId,
-          url,
-          code: interact.code,
-          language: interact.language,
-          prompt: interact.prompt,
-          timeout: interact.timeout,
-        }],
+        [{ runId: state.runId, scrapeId: scrape.scrapeId, url, ...request }],
       );
       results.push(result);
     } catch (err) {
@@ -63,7 +57,7 @@ export async function runInteract(rt: PipelineRuntime): Promise<StageOutcome> {
       );
       spend(state.credits, 'interact', stopped.creditsBilled);
       report.credits += stopped.creditsBilled;
-      rt.publish();
+      pipeline.publish();
     }
     if (missing !== undefined) {
       noteNotAvailable(report, 'interact');

@@ -32,9 +32,9 @@ export interface JobPlan {
   tight: boolean;
 }
 
-export async function runJob(rt: PipelineRuntime, plan: JobPlan): Promise<StageOutcome & { collected?: CollectResult }> {
-  const { state } = rt;
-  const report = rt.report(plan.stage);
+export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<StageOutcome & { collected?: CollectResult }> {
+  const { state } = pipeline;
+  const report = pipeline.report(plan.stage);
   let jobId: string;
   if (state.activeJob && state.activeJob.stage === plan.stage) {
     jobId = state.activeJob.jobId; // resumed after continue-as-new
@@ -57,7 +57,7 @@ export async function runJob(rt: PipelineRuntime, plan: JobPlan): Promise<StageO
     }
   }
   report.jobId = jobId;
-  rt.publish();
+  pipeline.publish();
 
   try {
     const active = state.activeJob as NonNullable<typeof state.activeJob>;
@@ -65,7 +65,7 @@ export async function runJob(rt: PipelineRuntime, plan: JobPlan): Promise<StageO
     // Histories from before streaming asked for the robots check after the wait: kept so.
     const streaming = patched(STREAMING_COLLECT);
     const inputFor = () => {
-      const robots = robotsCheck(rt);
+      const robots = robotsCheck(pipeline);
       return {
         runId: state.runId,
         jobId,
@@ -75,7 +75,7 @@ export async function runJob(rt: PipelineRuntime, plan: JobPlan): Promise<StageO
     };
     const followInput = streaming ? inputFor() : undefined;
     const follower = followInput && !active.follow?.atEnd ? startFollower(active, followInput) : undefined;
-    let waited = await waitForJob(rt, active, {
+    let waited = await waitForJob(pipeline, active, {
       allowance: () => active.allowance ?? Number.POSITIVE_INFINITY,
       tight: active.tight,
       ...(follower ? { ended: follower.ended } : {}),

@@ -8,9 +8,9 @@ import type { StageOutcome } from './types.js';
 
 export const MAP_CREDITS = mapCredits();
 
-export async function runMap(rt: PipelineRuntime): Promise<StageOutcome> {
-  const { config, runId } = rt.state;
-  if (!(await awaitCredits(rt, MAP_CREDITS))) return { kind: 'skipped', reason: 'budget: no credits left for map' };
+export async function runMap(pipeline: PipelineRuntime): Promise<StageOutcome> {
+  const { config, runId } = pipeline.state;
+  if (!(await awaitCredits(pipeline, MAP_CREDITS))) return { kind: 'skipped', reason: 'budget: no credits left for map' };
   const body = { url: config.url, ...config.map };
   // The selection's search text orders the map (the service ranks by relevance).
   if (config.select?.search && body.search === undefined) body.search = config.select.search;
@@ -21,12 +21,12 @@ export async function runMap(rt: PipelineRuntime): Promise<StageOutcome> {
     { summary: `map ${hostOf(config.url)} limit ${limit}` },
     [{ runId, list: 'mapped', body }],
   );
-  const report = rt.report('map');
+  const report = pipeline.report('map');
   report.urls = result.count;
   report.credits = result.creditsUsed;
   report.ref = result.ref;
-  spend(rt.state.credits, 'map', result.creditsUsed);
-  rt.state.lists.mapped = 'mapped';
+  spend(pipeline.state.credits, 'map', result.creditsUsed);
+  pipeline.state.lists.mapped = 'mapped';
   if (result.count === 0) return { kind: 'failed', reason: 'map returned no URLs' };
   return { kind: 'ok' };
 }

@@ -18,9 +18,9 @@ export function robotsIgnoreRequested(config: PipelineConfig): boolean {
  * team that may not ignore robots.txt never gets a disallowed page through the batch stage.
  * The agent is the crawl's robotsUserAgent when set, else the worker's (activities/robots.ts).
  */
-export function robotsCheck(rt: PipelineRuntime): { userAgent?: string } | undefined {
+export function robotsCheck(pipeline: PipelineRuntime): { userAgent?: string } | undefined {
   if (!patched(ROBOTS_PATCH)) return undefined;
-  if (rt.state.robotsIgnored) return undefined;
-  const userAgent = rt.state.config.crawl?.robotsUserAgent;
+  if (pipeline.state.robotsIgnored) return undefined;
+  const userAgent = pipeline.state.config.crawl?.robotsUserAgent;
   return userAgent !== undefined ? { userAgent } : {};
 }

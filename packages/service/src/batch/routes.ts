@@ -9,11 +9,11 @@ import { startBatchJob } from '../jobs/batch-job.js';
 import type { JobsRuntime } from '../jobs/runtime.js';
 import { startJob } from '../jobs/start.js';
 
-export function registerBatchRoutes(router: Router, rt: JobsRuntime): void {
-  router.add('POST', '/v2/batch/scrape', (req) => startBatch(rt, req), { group: 'batch_scrape' });
+export function registerBatchRoutes(router: Router, jobsRuntime: JobsRuntime): void {
+  router.add('POST', '/v2/batch/scrape', (req) => startBatch(jobsRuntime, req), { group: 'batch_scrape' });
 }
 
-function startBatch(rt: JobsRuntime, req: RouteRequest): RouteResponse<BatchScrapeStartResponse> {
+function startBatch(jobsRuntime: JobsRuntime, req: RouteRequest): RouteResponse<BatchScrapeStartResponse> {
   const {
     origin: _origin,
     integration: _integration,
@@ -33,11 +33,11 @@ function startBatch(rt: JobsRuntime, req: RouteRequest): RouteResponse<BatchScra
   if (urls.length === 0) {
     throw badRequest('Bad Request: no valid URLs to scrape', [{ path: ['urls'], message: 'must contain at least one valid http(s) URL' }]);
   }
-  requireCredits(rt.ctx.ledger, req.team);
+  requireCredits(jobsRuntime.ctx.ledger, req.team);
   const teamCap = Math.max(1, req.team.concurrency);
   const concurrency = Math.min(maxConcurrency ?? teamCap, teamCap);
   return startJob(
-    rt,
+    jobsRuntime,
     req,
     {
       kind: 'batch_scrape',
@@ -50,7 +50,7 @@ function startBatch(rt: JobsRuntime, req: RouteRequest): RouteResponse<BatchScra
       webhook,
     },
     urls,
-    (job) => startBatchJob(rt, job, urls, concurrency),
+    (job) => startBatchJob(jobsRuntime, job, urls, concurrency),
     ignoreInvalidURLs === true ? { invalidURLs } : {},
   );
 }

@@ -11,33 +11,33 @@ import type { JobsRuntime } from '../jobs/runtime.js';
 import { checkIdempotency, startJob } from '../jobs/start.js';
 import { imitatesOss } from '../imitate/firecrawl-oss.js';
 
-export function registerCrawlRoutes(router: Router, rt: JobsRuntime): void {
-  router.add('POST', '/v2/crawl', (req) => startCrawl(rt, req), { group: 'crawl' });
-  router.add('POST', '/v2/crawl/params-preview', (req) => paramsPreview(rt, req), { group: 'crawl' });
-  router.add('GET', '/v2/crawl/active', (req) => activeCrawls(rt, req), { group: 'crawl_status' });
+export function registerCrawlRoutes(router: Router, jobsRuntime: JobsRuntime): void {
+  router.add('POST', '/v2/crawl', (req) => startCrawl(jobsRuntime, req), { group: 'crawl' });
+  router.add('POST', '/v2/crawl/params-preview', (req) => paramsPreview(jobsRuntime, req), { group: 'crawl' });
+  router.add('GET', '/v2/crawl/active', (req) => activeCrawls(jobsRuntime, req), { group: 'crawl_status' });
 }
 
-async function startCrawl(rt: JobsRuntime, req: RouteRequest): Promise<RouteResponse<CrawlStartResponse>> {
+async function startCrawl(jobsRuntime: JobsRuntime, req: RouteRequest): Promise<RouteResponse<CrawlStartResponse>> {
   // The open-source server checks the key in a middleware, before it reads the body.
-  if (imitatesOss(rt.ctx.config)) checkIdempotency(rt, req);
+  if (imitatesOss(jobsRuntime.ctx.config)) checkIdempotency(jobsRuntime, req);
   const { origin: _origin, integration: _integration, prompt, ...explicit } = parseBody(crawlRequestSchema, req.body);
   let options: CrawlOptions = explicit;
   if (prompt !== undefined) {
     // Fail fast on a reused key before paying for a model call.
-    checkIdempotency(rt, req);
-    const generated = await applyCrawlPrompt({ url: explicit.url, prompt, signal: req.signal }, rt.ctx);
+    checkIdempotency(jobsRuntime, req);
+    const generated = await applyCrawlPrompt({ url: explicit.url, prompt, signal: req.signal }, jobsRuntime.ctx);
     const { maxDepth: _maxDepth, deduplicateSimilarURLs: _dedupe, ...crawlFields } = generated;
     // Explicit request options win over generated ones; the merge is validated again.
     options = parseBody(crawlRequestSchema, { ...crawlFields, ...explicit });
   }
   checkCrawlFeatures(options, req.team);
-  const limit = crawlLimit(rt, options, req.team);
+  const limit = crawlLimit(jobsRuntime, options, req.team);
   const abort = new AbortController();
-  const settings = crawlSettings(rt, options, req.team, limit, abort.signal);
+  const settings = crawlSettings(jobsRuntime, options, req.team, limit, abort.signal);
   const { url, webhook, ...listed } = options;
   const scrapeOptions: Record<string, unknown> = { ...(options.scrapeOptions ?? {}) };
   return startJob(
-    rt,
+    jobsRuntime,
     req,
     {
       kind: 'crawl',
@@ -53,7 +53,7 @@ async function startCrawl(rt: JobsRuntime, req: RouteRequest): Promise<RouteResp
     (job) => {
       // The settings' robots fetches follow the job's abort signal.
       job.abort.signal.addEventListener('abort', () => abort.abort(job.abort.signal.reason), { once: true });
-      startCrawlJob(rt, job, settings);
+      startCrawlJob(jobsRuntime, job, settings);
     },
   );
 }
@@ -64,8 +64,8 @@ function paramsPreview(_rt: JobsRuntime, req: RouteRequest): Promise<RouteRespon
   return Promise.resolve(paramsPreviewHandler(req));
 }
 
-function activeCrawls(rt: JobsRuntime, req: RouteRequest): RouteResponse<ActiveCrawlsResponse> {
-  const crawls: ActiveCrawl[] = rt.store
+function activeCrawls(jobsRuntime: JobsRuntime, req: RouteRequest): RouteResponse<ActiveCrawlsResponse> {
+  const crawls: ActiveCrawl[] = jobsRuntime.store
     .running()
     .filter((j) => j.kind === 'crawl' && j.team.id === req.team.id)
     .map((j) => ({ id: j.id, teamId: j.team.id, url: j.url, created_at: new Date(j.createdAt).toISOString(), options: j.options }));

@@ -8,7 +8,8 @@ import { Frontier, type FrontierItem } from './frontier.js';
 import type { PathFilter } from './path-filter.js';
 import type { RobotsBook } from './robots.js';
 import { readSitemaps, sitemapRoots } from './sitemap.js';
-import { crawlKey, isFileUrl, parseHttpUrl } from './url-key.js';
+import { crawlKey, parseHttpUrl } from 'webdata-contract';
+import { isFileUrl } from './file-urls.js';
 import type { UrlScope } from './url-scope.js';
 
 export type SitemapMode = 'skip' | 'include' | 'only';

@@ -178,12 +178,56 @@ function memo(fn: (n: number) => string): (n: number) => string {
   return (n) => (cache[n] ??= fn(n));
 }
 
-export function buildLayout(input: SiteOptions): SiteLayout {
+/** What the section builders share: the options, the page list and the plan of every section. */
+interface SiteBuild {
+  options: Required<SiteOptions>;
+  seed: number;
+  origin: string;
+  aliasOrigin: string;
+  specs: PageSpec[];
+  byKey: Map<string, PageSpec>;
+  blog: BlogPlan;
+  shop: ShopPlan;
+  docs: DocsPlan;
+}
+
+interface BlogPlan {
+  count: number;
+  /** Posts the index pages list (the orphans are only in the sitemap). */
+  listed: number[];
+  indexPages: number;
+  title: (n: number) => string;
+  /** Position of a listed post in `listed`. */
+  position: Map<number, number>;
+}
+
+interface ShopPlan {
+  count: number;
+  listed: number[];
+  indexPages: number;
+  title: (n: number) => string;
+  position: Map<number, number>;
+  /** The item the home page features (linked with a query string). */
+  featured: number;
+}
+
+/** A 4-ary tree in heap order under /docs: node j's parent is floor((j-1)/4), 0 = /docs. */
+interface DocsPlan {
+  count: number;
+  path: string[];
+  label: string[];
+  title: (j: number) => string;
+  children: (j: number) => number[];
+}
+
+type PageInit = Partial<PageSpec> & Pick<PageSpec, 'path' | 'section' | 'template' | 'title'>;
+
+function siteOptions(input: SiteOptions): Required<SiteOptions> {
   const pages = input.pages;
   if (!Number.isInteger(pages) || pages < 3 || pages > 100_000) {
     throw new RangeError(`demo site: pages must be an integer from 3 to 100000, got ${pages}`);
   }
-  const options: Required<SiteOptions> = {
+  return {
     pages,
     seed: input.seed,
     origin: new URL(input.origin).origin,
@@ -191,93 +235,95 @@ export function buildLayout(input: SiteOptions): SiteLayout {
     bigKb: input.bigKb ?? 400,
     revision: checkRevision(input.revision === undefined ? 0 : input.revision),
   };
-  const { seed, origin } = options;
-  const aliasOrigin = aliasOriginFor(origin);
-  const specs: PageSpec[] = [];
-  const byKey = new Map<string, PageSpec>();
+}
 
-  const meta = (host: HostKind, path: string) => {
-    const rng = createRng(seed, `${host}${path}:meta`);
-    return { rng, description: sentence(rng), keywords: keywords(rng, 3), lastmod: isoDate(seed, path) };
+function planBlog(seed: number, count: number): BlogPlan {
+  const listed: number[] = [];
+  for (let n = 1; n <= count; n++) if (!isBlogOrphan(n)) listed.push(n);
+  return {
+    count,
+    listed,
+    indexPages: Math.max(1, Math.ceil(listed.length / BLOG_PER_PAGE)),
+    title: memo((n) => `Post ${n}: ${phrase(createRng(seed, `post-title:${n}`), 3)}`),
+    position: new Map<number, number>(listed.map((n, i) => [n, i])),
   };
-  const add = (spec: PageSpec): PageSpec => {
-    specs.push(spec);
-    byKey.set(`${spec.host} ${spec.path}`, spec);
-    return spec;
+}
+
+function planShop(seed: number, count: number): ShopPlan {
+  const listed: number[] = [];
+  for (let n = 1; n <= count; n++) if (!isShopOrphan(n)) listed.push(n);
+  return {
+    count,
+    listed,
+    indexPages: Math.max(1, Math.ceil(listed.length / SHOP_PER_PAGE)),
+    title: memo((n) => `Item ${n}: ${phrase(createRng(seed, `item-title:${n}`), 2)}`),
+    position: new Map<number, number>(listed.map((n, i) => [n, i])),
+    featured: Math.min(3, count),
   };
-  const page = (
-    init: Partial<PageSpec> & Pick<PageSpec, 'path' | 'section' | 'template' | 'title'>,
-  ): PageSpec => {
-    const host = init.host ?? 'main';
-    // Query variants share their canonical page's metadata and text.
-    const m = meta(host, init.canonicalPath ?? init.path);
-    return add({
-      host,
-      canonicalPath: init.path,
-      kind: 'html',
-      status: 200,
-      description: m.description,
-      language: 'en',
-      keywords: m.keywords,
-      lastmod: m.lastmod,
-      sitemap: null,
-      chrome: true,
-      ...init,
-      links: { ...emptyLinks(), ...init.links },
-    });
-  };
+}
 
-  const blogCount = Math.ceil(pages / 3);
-  const docsCount = Math.ceil((pages - 1) / 3);
-  const shopCount = Math.floor(pages / 3);
-
-  // ----- blog -----
-  const blogListed: number[] = [];
-  for (let n = 1; n <= blogCount; n++) if (!isBlogOrphan(n)) blogListed.push(n);
-  const blogPages = Math.max(1, Math.ceil(blogListed.length / BLOG_PER_PAGE));
-  const postTitle = memo((n) => `Post ${n}: ${phrase(createRng(seed, `post-title:${n}`), 3)}`);
-  const blogPos = new Map<number, number>(blogListed.map((n, i) => [n, i]));
-
-  // ----- shop -----
-  const shopListed: number[] = [];
-  for (let n = 1; n <= shopCount; n++) if (!isShopOrphan(n)) shopListed.push(n);
-  const shopPages = Math.max(1, Math.ceil(shopListed.length / SHOP_PER_PAGE));
-  const itemTitle = memo((n) => `Item ${n}: ${phrase(createRng(seed, `item-title:${n}`), 2)}`);
-  const shopPos = new Map<number, number>(shopListed.map((n, i) => [n, i]));
-  const featured = Math.min(3, shopCount);
-
-  // ----- docs: a 4-ary tree in heap order under /docs (node j's parent is floor((j-1)/4), 0 = /docs) -----
-  const docPath: string[] = ['/docs'];
-  const docLabel: string[] = ['Docs'];
-  const docLevel: number[] = [0];
-  for (let j = 1; j <= docsCount; j++) {
+function planDocs(seed: number, count: number): DocsPlan {
+  const path: string[] = ['/docs'];
+  const label: string[] = ['Docs'];
+  const level: number[] = [0];
+  for (let j = 1; j <= count; j++) {
     const parent = Math.floor((j - 1) / 4);
-    docLevel[j] = docLevel[parent] + 1;
-    const { segment, label } = docSegment(docLevel[j], (j - 1) % 4);
-    docPath[j] = `${docPath[parent]}/${segment}`;
-    docLabel[j] = parent === 0 ? label : `${docLabel[parent]} / ${label}`;
+    level[j] = level[parent] + 1;
+    const { segment, label: own } = docSegment(level[j], (j - 1) % 4);
+    path[j] = `${path[parent]}/${segment}`;
+    label[j] = parent === 0 ? own : `${label[parent]} / ${own}`;
   }
-  const docTitle = memo((j) => `${docLabel[j]}: ${phrase(createRng(seed, `doc-title:${j}`), 2)}`);
-  const docChildren = (j: number): number[] => {
-    const out: number[] = [];
-    for (let c = 4 * j + 1; c <= Math.min(4 * j + 4, docsCount); c++) out.push(c);
-    return out;
+  return {
+    count,
+    path,
+    label,
+    title: memo((j) => `${label[j]}: ${phrase(createRng(seed, `doc-title:${j}`), 2)}`),
+    children: (j) => {
+      const out: number[] = [];
+      for (let c = 4 * j + 1; c <= Math.min(4 * j + 4, count); c++) out.push(c);
+      return out;
+    },
   };
+}
 
-  // ----- main host: fixed pages -----
-  const home = page({ path: '/', section: 'home', template: 'home', title: 'Demo Site: Home', sitemap: '/sitemaps/pages.xml' });
+/** Adds a page with the defaults every page shares; query variants share their canonical page's metadata and text. */
+function addPage(site: SiteBuild, init: PageInit): PageSpec {
+  const host = init.host ?? 'main';
+  const metaPath = init.canonicalPath ?? init.path;
+  const rng = createRng(site.seed, `${host}${metaPath}:meta`);
+  const spec: PageSpec = {
+    host,
+    canonicalPath: init.path,
+    kind: 'html',
+    status: 200,
+    description: sentence(rng),
+    language: 'en',
+    keywords: keywords(rng, 3),
+    lastmod: isoDate(site.seed, metaPath),
+    sitemap: null,
+    chrome: true,
+    ...init,
+    links: { ...emptyLinks(), ...init.links },
+  };
+  site.specs.push(spec);
+  site.byKey.set(`${spec.host} ${spec.path}`, spec);
+  return spec;
+}
+
+function addHomeAndAbout(site: SiteBuild): void {
+  const { blog, docs, shop } = site;
+  const home = addPage(site, { path: '/', section: 'home', template: 'home', title: 'Demo Site: Home', sitemap: '/sitemaps/pages.xml' });
   home.links.content = [
-    ...blogListed.slice(0, 3).map((n) => ({ href: postPath(n), text: postTitle(n) })),
-    ...docChildren(0).map((j) => ({ href: docPath[j], text: docTitle(j) })),
-    { href: `${itemPath(featured)}?ref=home`, text: `Featured: ${itemTitle(featured)}` },
+    ...blog.listed.slice(0, 3).map((n) => ({ href: postPath(n), text: blog.title(n) })),
+    ...docs.children(0).map((j) => ({ href: docs.path[j], text: docs.title(j) })),
+    { href: `${itemPath(shop.featured)}?ref=home`, text: `Featured: ${shop.title(shop.featured)}` },
     { href: '/shop/catalog', text: 'Browse the catalog' },
     { href: '/app/dashboard', text: 'Open the dashboard' },
-    { href: `${aliasOrigin}/`, text: 'Our team blog' },
+    { href: `${site.aliasOrigin}/`, text: 'Our team blog' },
     { href: `${EXTERNAL_ORIGIN}/partners`, text: 'Our partners' },
-    ...(options.bigPages > 0 ? [{ href: '/big', text: 'Large pages' }] : []),
+    ...(site.options.bigPages > 0 ? [{ href: '/big', text: 'Large pages' }] : []),
   ];
-
-  page({
+  addPage(site, {
     path: '/about', section: 'about', template: 'about', title: 'About the Demo Site', sitemap: '/sitemaps/pages.xml',
     table: true, base64Image: true,
     links: { ...emptyLinks(), content: [
@@ -285,72 +331,84 @@ export function buildLayout(input: SiteOptions): SiteLayout {
       { href: `${EXTERNAL_ORIGIN}/about-us`, text: 'Our parent company' },
     ] },
   });
+}
 
-  // Blog index pages.
-  for (let k = 1; k <= blogPages; k++) {
-    const onPage = blogListed.slice((k - 1) * BLOG_PER_PAGE, k * BLOG_PER_PAGE);
-    const content = onPage.map((n) => ({ href: postPath(n), text: postTitle(n) }));
+function addBlogIndex(site: SiteBuild): void {
+  const { blog } = site;
+  for (let k = 1; k <= blog.indexPages; k++) {
+    const onPage = blog.listed.slice((k - 1) * BLOG_PER_PAGE, k * BLOG_PER_PAGE);
+    const content = onPage.map((n) => ({ href: postPath(n), text: blog.title(n) }));
     if (k === 1) content.push({ href: '/blog/missing-post', text: 'A post that was removed' });
-    page({
+    addPage(site, {
       path: blogIndexPath(k), section: 'blog', template: 'blog-index', n: k,
       title: k === 1 ? 'Blog' : `Blog, page ${k}`,
       sitemap: k === 1 ? '/sitemaps/pages.xml' : null,
-      links: { ...emptyLinks(), content, pagination: paginationLinks(k, blogPages, blogIndexPath) },
+      links: { ...emptyLinks(), content, pagination: paginationLinks(k, blog.indexPages, blogIndexPath) },
     });
   }
+}
 
-  // Docs index.
-  page({
+function addDocsIndex(site: SiteBuild): void {
+  const { docs } = site;
+  addPage(site, {
     path: '/docs', section: 'docs', template: 'docs-index', title: 'Documentation', language: 'en-US',
     sitemap: '/sitemaps/pages.xml', table: true,
     links: { ...emptyLinks(), content: [
-      ...docChildren(0).map((j) => ({ href: docPath[j], text: docTitle(j) })),
+      ...docs.children(0).map((j) => ({ href: docs.path[j], text: docs.title(j) })),
       { href: '/files/report.pdf', text: 'Download the annual report (PDF)' },
       { href: '/docs/broken-page', text: 'Troubleshooting (currently failing)' },
     ] },
   });
+}
 
-  // Shop index pages and the "load more" catalog.
-  for (let k = 1; k <= shopPages; k++) {
-    const onPage = shopListed.slice((k - 1) * SHOP_PER_PAGE, k * SHOP_PER_PAGE);
-    const content = onPage.map((n) => ({ href: itemPath(n), text: itemTitle(n) }));
+/** Shop index pages and the "load more" catalog. */
+function addShopIndex(site: SiteBuild): void {
+  const { shop } = site;
+  for (let k = 1; k <= shop.indexPages; k++) {
+    const onPage = shop.listed.slice((k - 1) * SHOP_PER_PAGE, k * SHOP_PER_PAGE);
+    const content = onPage.map((n) => ({ href: itemPath(n), text: shop.title(n) }));
     if (k === 1) content.push({ href: '/shop/catalog', text: 'Full catalog' });
-    page({
+    addPage(site, {
       path: shopIndexPath(k), section: 'shop', template: 'shop-index', n: k, language: 'en-GB',
       title: k === 1 ? 'Shop' : `Shop, page ${k}`,
       sitemap: k === 1 ? '/sitemaps/pages.xml' : null,
-      links: { ...emptyLinks(), content, pagination: paginationLinks(k, shopPages, shopIndexPath) },
+      links: { ...emptyLinks(), content, pagination: paginationLinks(k, shop.indexPages, shopIndexPath) },
     });
   }
-  page({
+  addPage(site, {
     path: '/shop/catalog', section: 'shop', template: 'catalog', title: 'Catalog', language: 'en-GB',
     sitemap: '/sitemaps/pages.xml',
     links: { ...emptyLinks(), breadcrumbs: [{ href: '/shop', text: 'Shop' }], content:
-      shopListed.slice(0, CATALOG_PER_PAGE).map((n) => ({ href: itemPath(n), text: itemTitle(n) })) },
+      shop.listed.slice(0, CATALOG_PER_PAGE).map((n) => ({ href: itemPath(n), text: shop.title(n) })) },
   });
+}
 
-  page({ path: '/app/dashboard', section: 'app', template: 'app', kind: 'js', title: 'Dashboard (loading)', chrome: false, sitemap: '/sitemaps/pages.xml' });
-  page({ path: '/files/report.pdf', section: 'files', template: 'pdf', kind: 'pdf', title: 'Demo Site Annual Report', chrome: false, sitemap: '/sitemaps/docs.xml' });
+function addAppAndFiles(site: SiteBuild): void {
+  addPage(site, { path: '/app/dashboard', section: 'app', template: 'app', kind: 'js', title: 'Dashboard (loading)', chrome: false, sitemap: '/sitemaps/pages.xml' });
+  addPage(site, { path: '/files/report.pdf', section: 'files', template: 'pdf', kind: 'pdf', title: 'Demo Site Annual Report', chrome: false, sitemap: '/sitemaps/docs.xml' });
+}
 
-  // Blog posts (minus the orphans removed by the revision).
-  const removed = new Set(removedBlogOrphans(blogCount, options.revision));
-  for (let n = 1; n <= blogCount; n++) {
+/** Blog posts (minus the orphans removed by the revision). */
+function addBlogPosts(site: SiteBuild): void {
+  const { blog, seed } = site;
+  const removed = new Set(removedBlogOrphans(blog.count, site.options.revision));
+  for (let n = 1; n <= blog.count; n++) {
     if (removed.has(n)) continue;
-    const listedAt = blogPos.get(n) ?? -1;
+    const listedAt = blog.position.get(n) ?? -1;
     const content: LinkRef[] = [];
-    if (listedAt > 0) content.push({ href: postPath(blogListed[listedAt - 1]), text: `Newer: ${postTitle(blogListed[listedAt - 1])}` });
-    if (listedAt >= 0 && listedAt < blogListed.length - 1) content.push({ href: postPath(blogListed[listedAt + 1]), text: `Older: ${postTitle(blogListed[listedAt + 1])}` });
+    if (listedAt > 0) content.push({ href: postPath(blog.listed[listedAt - 1]), text: `Newer: ${blog.title(blog.listed[listedAt - 1])}` });
+    if (listedAt >= 0 && listedAt < blog.listed.length - 1) content.push({ href: postPath(blog.listed[listedAt + 1]), text: `Older: ${blog.title(blog.listed[listedAt + 1])}` });
     const breadcrumbs = [{ href: '/', text: 'Home' }, { href: '/blog', text: 'Blog' }];
     const onPage = listedAt >= 0 ? Math.floor(listedAt / BLOG_PER_PAGE) + 1 : 0;
     if (onPage > 1) breadcrumbs.push({ href: blogIndexPath(onPage), text: `Page ${onPage}` });
-    page({
-      path: postPath(n), section: 'blog', template: 'post', n, title: postTitle(n),
+    addPage(site, {
+      path: postPath(n), section: 'blog', template: 'post', n, title: blog.title(n),
       language: n % 5 === 0 ? 'de' : 'en',
       sitemap: isBlogOrphan(n) || n % 4 !== 2 ? '/sitemaps/blog.xml' : null,
       base64Image: n % 3 === 1,
       links: {
         ...emptyLinks(), breadcrumbs, content,
-        related: pickRelated(seed, `post-${n}`, blogListed, n, 2).map((r) => ({ href: postPath(r), text: postTitle(r) })),
+        related: pickRelated(seed, `post-${n}`, blog.listed, n, 2).map((r) => ({ href: postPath(r), text: blog.title(r) })),
         share: [
           { href: `${EXTERNAL_ORIGIN}/share?post=${n}&via=chirp`, text: 'Share on Chirp' },
           { href: `${EXTERNAL_ORIGIN}/share?post=${n}&via=mast`, text: 'Share on Mast' },
@@ -358,19 +416,21 @@ export function buildLayout(input: SiteOptions): SiteLayout {
       },
     });
   }
+}
 
-  // Posts added by revisions 1..revision: like orphans, only in the blog sitemap.
-  for (let r = 1; r <= options.revision; r++) {
+/** Posts added by revisions 1..revision: like orphans, only in the blog sitemap. */
+function addRevisionPosts(site: SiteBuild): void {
+  const { blog, seed } = site;
+  for (let r = 1; r <= site.options.revision; r++) {
     for (let k = 1; k <= ADDED_PER_REVISION; k++) {
-      const path = addedPostPath(r, k);
-      page({
-        path, section: 'blog', template: 'post',
+      addPage(site, {
+        path: addedPostPath(r, k), section: 'blog', template: 'post',
         title: `New post ${r}.${k}: ${phrase(createRng(seed, `new-post-title:${r}:${k}`), 3)}`,
         sitemap: '/sitemaps/blog.xml',
         links: {
           ...emptyLinks(),
           breadcrumbs: [{ href: '/', text: 'Home' }, { href: '/blog', text: 'Blog' }],
-          related: pickRelated(seed, `new-${r}-${k}`, blogListed, -1, 2).map((n) => ({ href: postPath(n), text: postTitle(n) })),
+          related: pickRelated(seed, `new-${r}-${k}`, blog.listed, -1, 2).map((n) => ({ href: postPath(n), text: blog.title(n) })),
           share: [
             { href: `${EXTERNAL_ORIGIN}/share?post=new-${r}-${k}&via=chirp`, text: 'Share on Chirp' },
             { href: `${EXTERNAL_ORIGIN}/share?post=new-${r}-${k}&via=mast`, text: 'Share on Mast' },
@@ -379,94 +439,110 @@ export function buildLayout(input: SiteOptions): SiteLayout {
       });
     }
   }
+}
 
-  // Docs pages.
-  for (let j = 1; j <= docsCount; j++) {
+function addDocPages(site: SiteBuild): void {
+  const { docs } = site;
+  for (let j = 1; j <= docs.count; j++) {
     const parent = Math.floor((j - 1) / 4);
     const breadcrumbs: LinkRef[] = [];
     for (let a = parent; ; a = Math.floor((a - 1) / 4)) {
-      breadcrumbs.unshift({ href: docPath[a], text: a === 0 ? 'Docs' : docLabel[a] });
+      breadcrumbs.unshift({ href: docs.path[a], text: a === 0 ? 'Docs' : docs.label[a] });
       if (a === 0) break;
     }
-    const content: LinkRef[] = docChildren(j).map((c) => ({ href: docPath[c], text: docTitle(c) }));
-    if (j > 1 && Math.floor((j - 2) / 4) === parent) content.push({ href: docPath[j - 1], text: `Previous: ${docTitle(j - 1)}` });
-    if (j < docsCount && Math.floor(j / 4) === parent) content.push({ href: docPath[j + 1], text: `Next: ${docTitle(j + 1)}` });
-    page({
-      path: docPath[j], section: 'docs', template: 'doc', n: j, title: docTitle(j), language: 'en-US',
+    const content: LinkRef[] = docs.children(j).map((c) => ({ href: docs.path[c], text: docs.title(c) }));
+    if (j > 1 && Math.floor((j - 2) / 4) === parent) content.push({ href: docs.path[j - 1], text: `Previous: ${docs.title(j - 1)}` });
+    if (j < docs.count && Math.floor(j / 4) === parent) content.push({ href: docs.path[j + 1], text: `Next: ${docs.title(j + 1)}` });
+    addPage(site, {
+      path: docs.path[j], section: 'docs', template: 'doc', n: j, title: docs.title(j), language: 'en-US',
       sitemap: j % 5 === 0 ? null : '/sitemaps/docs.xml', table: true,
       links: { ...emptyLinks(), breadcrumbs, content },
     });
   }
+}
 
-  // Shop items, plus the two query-string duplicates of the featured item.
-  const itemLinks = (n: number): PageLinks => {
-    const listedAt = shopPos.get(n) ?? -1;
-    const content: LinkRef[] = [];
-    if (listedAt > 0) content.push({ href: itemPath(shopListed[listedAt - 1]), text: `Previous: ${itemTitle(shopListed[listedAt - 1])}` });
-    if (listedAt >= 0 && listedAt < shopListed.length - 1) content.push({ href: itemPath(shopListed[listedAt + 1]), text: `Next: ${itemTitle(shopListed[listedAt + 1])}` });
-    if (n === featured) content.push({ href: `${itemPath(n)}?color=red`, text: 'Also in red' });
-    const breadcrumbs = [{ href: '/', text: 'Home' }, { href: '/shop', text: 'Shop' }];
-    const onPage = listedAt >= 0 ? Math.floor(listedAt / SHOP_PER_PAGE) + 1 : 0;
-    if (onPage > 1) breadcrumbs.push({ href: shopIndexPath(onPage), text: `Page ${onPage}` });
-    return {
-      ...emptyLinks(), breadcrumbs, content,
-      related: pickRelated(seed, `item-${n}`, shopListed, n, 2).map((r) => ({ href: itemPath(r), text: itemTitle(r) })),
-    };
+function shopItemLinks(site: SiteBuild, n: number): PageLinks {
+  const { shop } = site;
+  const listedAt = shop.position.get(n) ?? -1;
+  const content: LinkRef[] = [];
+  if (listedAt > 0) content.push({ href: itemPath(shop.listed[listedAt - 1]), text: `Previous: ${shop.title(shop.listed[listedAt - 1])}` });
+  if (listedAt >= 0 && listedAt < shop.listed.length - 1) content.push({ href: itemPath(shop.listed[listedAt + 1]), text: `Next: ${shop.title(shop.listed[listedAt + 1])}` });
+  if (n === shop.featured) content.push({ href: `${itemPath(n)}?color=red`, text: 'Also in red' });
+  const breadcrumbs = [{ href: '/', text: 'Home' }, { href: '/shop', text: 'Shop' }];
+  const onPage = listedAt >= 0 ? Math.floor(listedAt / SHOP_PER_PAGE) + 1 : 0;
+  if (onPage > 1) breadcrumbs.push({ href: shopIndexPath(onPage), text: `Page ${onPage}` });
+  return {
+    ...emptyLinks(), breadcrumbs, content,
+    related: pickRelated(site.seed, `item-${n}`, shop.listed, n, 2).map((r) => ({ href: itemPath(r), text: shop.title(r) })),
   };
-  for (let n = 1; n <= shopCount; n++) {
-    page({
-      path: itemPath(n), section: 'shop', template: 'item', n, title: itemTitle(n), language: 'en-GB',
+}
+
+/** Shop items, plus the two query-string duplicates of the featured item. */
+function addShopItems(site: SiteBuild): void {
+  const { shop } = site;
+  for (let n = 1; n <= shop.count; n++) {
+    addPage(site, {
+      path: itemPath(n), section: 'shop', template: 'item', n, title: shop.title(n), language: 'en-GB',
       sitemap: isShopOrphan(n) || n % 6 !== 5 ? '/sitemaps/shop.xml.gz' : null, table: true,
-      links: itemLinks(n),
+      links: shopItemLinks(site, n),
     });
   }
   for (const query of ['?ref=home', '?color=red']) {
-    page({
-      path: `${itemPath(featured)}${query}`, canonicalPath: itemPath(featured), section: 'shop', template: 'item',
-      n: featured, title: itemTitle(featured), language: 'en-GB', table: true, links: itemLinks(featured),
+    addPage(site, {
+      path: `${itemPath(shop.featured)}${query}`, canonicalPath: itemPath(shop.featured), section: 'shop', template: 'item',
+      n: shop.featured, title: shop.title(shop.featured), language: 'en-GB', table: true, links: shopItemLinks(site, shop.featured),
     });
   }
+}
 
-  // Errors, robots-disallowed pages, and unlinked special pages.
-  page({ path: '/blog/missing-post', section: 'blog', template: 'error', kind: 'error', status: 404, title: '404 Not Found', chrome: false });
-  page({ path: '/docs/broken-page', section: 'docs', template: 'error', kind: 'error', status: 500, title: '500 Internal Server Error', chrome: false });
-  page({
+/** Errors, robots-disallowed pages, and unlinked special pages. */
+function addSpecialPages(site: SiteBuild): void {
+  addPage(site, { path: '/blog/missing-post', section: 'blog', template: 'error', kind: 'error', status: 404, title: '404 Not Found', chrome: false });
+  addPage(site, { path: '/docs/broken-page', section: 'docs', template: 'error', kind: 'error', status: 500, title: '500 Internal Server Error', chrome: false });
+  addPage(site, {
     path: '/private/', section: 'private', template: 'private', title: 'Private area',
     links: { ...emptyLinks(), content: [1, 2].map((i) => ({ href: `/private/report-${i}`, text: `Internal report ${i}` })) },
   });
-  for (const i of [1, 2]) page({ path: `/private/report-${i}`, section: 'private', template: 'private', n: i, title: `Internal report ${i}` });
-  page({ path: '/slow', section: 'misc', template: 'slow', kind: 'slow', title: 'A slow page' });
+  for (const i of [1, 2]) addPage(site, { path: `/private/report-${i}`, section: 'private', template: 'private', n: i, title: `Internal report ${i}` });
+  addPage(site, { path: '/slow', section: 'misc', template: 'slow', kind: 'slow', title: 'A slow page' });
   const redirects: Array<[string, number, string]> = [
     ['/old-blog', 301, '/blog'],
     ['/go/docs', 302, '/docs'],
-    ['/go/alias', 302, `${aliasOrigin}/`],
+    ['/go/alias', 302, `${site.aliasOrigin}/`],
     ['/go/external', 302, `${EXTERNAL_ORIGIN}/landing`],
     ['/go/loop', 302, '/go/loop'],
   ];
   for (const [path, status, to] of redirects) {
-    page({ path, section: 'misc', template: 'redirect', kind: 'redirect', status, redirectTo: to, title: `Redirect to ${to}`, chrome: false });
+    addPage(site, { path, section: 'misc', template: 'redirect', kind: 'redirect', status, redirectTo: to, title: `Redirect to ${to}`, chrome: false });
   }
+}
 
-  if (options.bigPages > 0) {
-    page({
-      path: '/big', section: 'big', template: 'big-index', title: 'Large pages',
-      links: { ...emptyLinks(), content: Array.from({ length: options.bigPages }, (_, i) => ({
-        href: bigPath(i + 1, options.bigKb), text: `Large page ${i + 1}`,
-      })) },
-    });
-    for (let i = 1; i <= options.bigPages; i++) {
-      page({ path: bigPath(i, options.bigKb), canonicalPath: `/big/${i}`, section: 'big', template: 'big', n: i, title: `Large page ${i}` });
-    }
+function addBigPages(site: SiteBuild): void {
+  const { bigPages, bigKb } = site.options;
+  if (bigPages <= 0) return;
+  addPage(site, {
+    path: '/big', section: 'big', template: 'big-index', title: 'Large pages',
+    links: { ...emptyLinks(), content: Array.from({ length: bigPages }, (_, i) => ({
+      href: bigPath(i + 1, bigKb), text: `Large page ${i + 1}`,
+    })) },
+  });
+  for (let i = 1; i <= bigPages; i++) {
+    addPage(site, { path: bigPath(i, bigKb), canonicalPath: `/big/${i}`, section: 'big', template: 'big', n: i, title: `Large page ${i}` });
   }
+}
 
-  // The revised pages (and their query variants, which share the canonical page's text).
-  if (options.revision > 0) {
-    for (const spec of specs) if (REVISED_PATHS.includes(spec.canonicalPath)) spec.revisedIn = options.revision;
-  }
+/** The revised pages (and their query variants, which share the canonical page's text). */
+function markRevisedPages(site: SiteBuild): void {
+  const { revision } = site.options;
+  if (revision <= 0) return;
+  for (const spec of site.specs) if (REVISED_PATHS.includes(spec.canonicalPath)) spec.revisedIn = revision;
+}
 
-  // ----- alias host (blog.localhost) -----
+/** The alias host (blog.localhost): its own home, posts and about page. */
+function addAliasHost(site: SiteBuild): void {
+  const { seed, origin } = site;
   const aliasPostTitle = (n: number) => `Team note ${n}: ${phrase(createRng(seed, `alias-title:${n}`), 2)}`;
-  page({
+  addPage(site, {
     host: 'alias', path: '/', section: 'alias', template: 'alias-home', title: 'Team Blog', sitemap: '/sitemap.xml',
     links: { ...emptyLinks(), content: [
       ...Array.from({ length: ALIAS_POSTS - 1 }, (_, i) => ({ href: `/posts/${i + 1}`, text: aliasPostTitle(i + 1) })),
@@ -477,38 +553,77 @@ export function buildLayout(input: SiteOptions): SiteLayout {
     const content: LinkRef[] = [];
     if (n < ALIAS_POSTS - 1) content.push({ href: `/posts/${n + 1}`, text: aliasPostTitle(n + 1) });
     content.push({ href: `${origin}/blog`, text: 'The main blog' });
-    page({
+    addPage(site, {
       host: 'alias', path: `/posts/${n}`, section: 'alias', template: 'alias-post', n, title: aliasPostTitle(n),
       sitemap: '/sitemap.xml', links: { ...emptyLinks(), content },
     });
   }
-  page({ host: 'alias', path: '/about', section: 'alias', template: 'alias-about', title: 'About the team blog', sitemap: '/sitemap.xml' });
+  addPage(site, { host: 'alias', path: '/about', section: 'alias', template: 'alias-about', title: 'About the team blog', sitemap: '/sitemap.xml' });
+}
 
-  const navs: Record<HostKind, LinkRef[]> = {
+/** Site header links per host. */
+function navLinks(): Record<HostKind, LinkRef[]> {
+  return {
     main: [
       { href: '/', text: 'Home' }, { href: '/blog', text: 'Blog' }, { href: '/docs', text: 'Docs' },
       { href: '/shop', text: 'Shop' }, { href: '/about', text: 'About' },
     ],
     alias: [{ href: '/', text: 'Team Blog' }, { href: '/about', text: 'About' }],
   };
-  const footers: Record<HostKind, LinkRef[]> = {
+}
+
+/** Site footer links per host. */
+function footerLinks(origin: string): Record<HostKind, LinkRef[]> {
+  return {
     main: [
       { href: '/about', text: 'About us' }, { href: '/private/', text: 'Staff area' },
       { href: `${EXTERNAL_ORIGIN}/terms`, text: 'Terms' }, { href: `${EXTERNAL_ORIGIN}/privacy`, text: 'Privacy' },
     ],
     alias: [{ href: `${origin}/`, text: 'Main site' }],
   };
+}
 
+export function buildLayout(input: SiteOptions): SiteLayout {
+  const options = siteOptions(input);
+  const { pages, seed, origin } = options;
+  const site: SiteBuild = {
+    options,
+    seed,
+    origin,
+    aliasOrigin: aliasOriginFor(origin),
+    specs: [],
+    byKey: new Map<string, PageSpec>(),
+    blog: planBlog(seed, Math.ceil(pages / 3)),
+    shop: planShop(seed, Math.floor(pages / 3)),
+    docs: planDocs(seed, Math.ceil((pages - 1) / 3)),
+  };
+  // The order of pages is part of the layout (`specs` is "a stable order"): keep it.
+  addHomeAndAbout(site);
+  addBlogIndex(site);
+  addDocsIndex(site);
+  addShopIndex(site);
+  addAppAndFiles(site);
+  addBlogPosts(site);
+  addRevisionPosts(site);
+  addDocPages(site);
+  addShopItems(site);
+  addSpecialPages(site);
+  addBigPages(site);
+  markRevisedPages(site);
+  addAliasHost(site);
+
+  const navs = navLinks();
+  const footers = footerLinks(origin);
   return {
     options,
     origin,
-    aliasOrigin,
-    specs,
-    get: (host, path) => byKey.get(`${host} ${path}`),
+    aliasOrigin: site.aliasOrigin,
+    specs: site.specs,
+    get: (host, path) => site.byKey.get(`${host} ${path}`),
     nav: (host) => navs[host],
     footer: (host) => footers[host],
-    shopListed,
-    counts: { blog: blogCount, docs: docsCount, shop: shopCount },
+    shopListed: site.shop.listed,
+    counts: { blog: site.blog.count, docs: site.docs.count, shop: site.shop.count },
   };
 }
 

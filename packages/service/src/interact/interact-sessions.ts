@@ -1,5 +1,6 @@
 // The browser sessions bound to scrape jobs (reference 3.1): opened on the first interact
 // call at the scrape's page state, reused by later calls, one runner set per session.
+import { INTERACT_SESSION_ACTIVITY_TTL_SEC, INTERACT_SESSION_TTL_SEC } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
 import type { ScrapeRecord } from '../core/scrape.js';
 import type { ServiceContext } from '../core/service.js';
@@ -8,8 +9,6 @@ import { browserSessions, type BrowserSessionManager, type SessionManagerOptions
 import type { BrowserSession } from '../browser/session.js';
 import { replayScrape } from './replay.js';
 
-export const INTERACT_TTL_SEC = 600;
-export const INTERACT_ACTIVITY_TTL_SEC = 300;
 
 interface Bound {
   session: BrowserSession;
@@ -56,8 +55,8 @@ export class InteractSessions {
     const session = await this.manager.create(team, apiKey, {
       kind: 'interact',
       jobId: record.id,
-      ttlSec: INTERACT_TTL_SEC,
-      activityTtlSec: INTERACT_ACTIVITY_TTL_SEC,
+      ttlSec: INTERACT_SESSION_TTL_SEC,
+      activityTtlSec: INTERACT_SESSION_ACTIVITY_TTL_SEC,
       streamWebView: true,
       promptUsed,
       profile: profile ? { name: profile.name, saveChanges: profile.saveChanges ?? true } : undefined,

@@ -7,7 +7,7 @@ import { attemptPage, NO_CREDIT_MESSAGE, recordDocument, recordFailure } from '.
 import type { JobsRuntime } from './runtime.js';
 import type { Job } from './types.js';
 
-export function startBatchJob(rt: JobsRuntime, job: Job, urls: string[], concurrency: number): void {
+export function startBatchJob(jobsRuntime: JobsRuntime, job: Job, urls: string[], concurrency: number): void {
   let next = 0;
   let active = 0;
   job.pending = () => urls.length - next + active;
@@ -17,10 +17,10 @@ export function startBatchJob(rt: JobsRuntime, job: Job, urls: string[], concurr
       const url = urls[next++];
       active++;
       try {
-        const attempt = await attemptPage(rt, job, url, job.abort.signal);
-        if (attempt.kind === 'ok') recordDocument(rt, job, attempt);
-        else if (attempt.kind === 'error') recordFailure(rt, job, url, attempt);
-        else if (attempt.kind === 'no-credit') recordFailure(rt, job, url, { message: NO_CREDIT_MESSAGE, code: 'INSUFFICIENT_CREDITS' });
+        const attempt = await attemptPage(jobsRuntime, job, url, job.abort.signal);
+        if (attempt.kind === 'ok') recordDocument(jobsRuntime, job, attempt);
+        else if (attempt.kind === 'error') recordFailure(jobsRuntime, job, url, attempt);
+        else if (attempt.kind === 'no-credit') recordFailure(jobsRuntime, job, url, { message: NO_CREDIT_MESSAGE, code: 'INSUFFICIENT_CREDITS' });
       } finally {
         active--;
       }
@@ -28,5 +28,5 @@ export function startBatchJob(rt: JobsRuntime, job: Job, urls: string[], concurr
   };
 
   const workers = Array.from({ length: Math.max(1, Math.min(concurrency, urls.length)) }, () => worker());
-  rt.launch(Promise.all(workers).then(() => completeJob(rt, job)));
+  jobsRuntime.launch(Promise.all(workers).then(() => completeJob(jobsRuntime, job)));
 }

@@ -8,30 +8,30 @@ import { attemptPage, NO_CREDIT_MESSAGE, recordDocument, recordFailure } from '.
 import type { JobsRuntime } from './runtime.js';
 import type { Job } from './types.js';
 
-export function startCrawlJob(rt: JobsRuntime, job: Job, settings: CrawlSettings): void {
-  const crawler = new Crawler(settings, crawlVisitor(rt, job), job.abort.signal);
+export function startCrawlJob(jobsRuntime: JobsRuntime, job: Job, settings: CrawlSettings): void {
+  const crawler = new Crawler(settings, crawlVisitor(jobsRuntime, job), job.abort.signal);
   job.pending = () => crawler.pending;
-  rt.launch(crawler.run().then(() => completeJob(rt, job)));
+  jobsRuntime.launch(crawler.run().then(() => completeJob(jobsRuntime, job)));
 }
 
-function crawlVisitor(rt: JobsRuntime, job: Job): PageVisitor {
+function crawlVisitor(jobsRuntime: JobsRuntime, job: Job): PageVisitor {
   return {
     async visit(url, signal): Promise<VisitResult> {
-      const attempt = await attemptPage(rt, job, url, signal);
+      const attempt = await attemptPage(jobsRuntime, job, url, signal);
       switch (attempt.kind) {
         case 'aborted':
           return { status: 'stop' };
         case 'no-credit':
-          recordFailure(rt, job, url, { message: NO_CREDIT_MESSAGE, code: 'INSUFFICIENT_CREDITS' });
+          recordFailure(jobsRuntime, job, url, { message: NO_CREDIT_MESSAGE, code: 'INSUFFICIENT_CREDITS' });
           return { status: 'stop' };
         case 'error':
-          recordFailure(rt, job, url, attempt);
+          recordFailure(jobsRuntime, job, url, attempt);
           return { status: 'failed' };
         case 'ok': {
           // A page that answered 404 or 500 is a document like any other (metadata.statusCode,
           // metadata.error): it counts towards limit, is charged and its links are followed.
           const { metadata } = attempt.outcome.document;
-          recordDocument(rt, job, attempt);
+          recordDocument(jobsRuntime, job, attempt);
           return { status: 'ok', links: attempt.outcome.discoveredLinks, finalUrl: metadata.url };
         }
       }
@@ -40,7 +40,7 @@ function crawlVisitor(rt: JobsRuntime, job: Job): PageVisitor {
       job.robotsBlocked.push(url);
     },
     notAllowed(url, reason) {
-      recordFailure(rt, job, url, { message: reason, code: 'DESTINATION_NOT_ALLOWED' });
+      recordFailure(jobsRuntime, job, url, { message: reason, code: 'DESTINATION_NOT_ALLOWED' });
     },
   };
 }

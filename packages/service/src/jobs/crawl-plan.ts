@@ -29,14 +29,14 @@ export function checkCrawlFeatures(options: CrawlOptions, team: TeamConfig): voi
 }
 
 /** Pages a crawl may scrape: its limit, clamped to the credits the team has left. */
-export function crawlLimit(rt: JobsRuntime, options: CrawlOptions, team: TeamConfig): number {
-  requireCredits(rt.ctx.ledger, team);
-  const available = Math.floor(rt.credits.available(team.id));
+export function crawlLimit(jobsRuntime: JobsRuntime, options: CrawlOptions, team: TeamConfig): number {
+  requireCredits(jobsRuntime.ctx.ledger, team);
+  const available = Math.floor(jobsRuntime.credits.available(team.id));
   return Math.max(1, Math.min(options.limit ?? DEFAULT_CRAWL_LIMIT, available));
 }
 
 /** Builds crawler settings; throws HttpError 400 for a pattern that does not compile. */
-export function crawlSettings(rt: JobsRuntime, options: CrawlOptions, team: TeamConfig, limit: number, signal: AbortSignal): CrawlSettings {
+export function crawlSettings(jobsRuntime: JobsRuntime, options: CrawlOptions, team: TeamConfig, limit: number, signal: AbortSignal): CrawlSettings {
   const start = new URL(options.url);
   start.hash = '';
   const delayMs = Math.round((options.delay ?? 0) * 1000);
@@ -53,11 +53,11 @@ export function crawlSettings(rt: JobsRuntime, options: CrawlOptions, team: Team
       allowExternalLinks: options.allowExternalLinks ?? false,
     }),
     filter: new PathFilter(options),
-    robots: new RobotsBook(rt.fetcher, options.robotsUserAgent ?? DEFAULT_ROBOTS_AGENT, signal),
+    robots: new RobotsBook(jobsRuntime.fetcher, options.robotsUserAgent ?? DEFAULT_ROBOTS_AGENT, signal),
     obeyRobots: options.ignoreRobotsTxt !== true,
     concurrency: delayMs > 0 ? 1 : Math.min(options.maxConcurrency ?? teamCap, teamCap),
     delayMs,
-    allowNonLoopback: rt.ctx.config.allowNonLoopback,
-    fetcher: rt.fetcher,
+    allowNonLoopback: jobsRuntime.ctx.config.allowNonLoopback,
+    fetcher: jobsRuntime.fetcher,
   };
 }

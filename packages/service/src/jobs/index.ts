@@ -11,13 +11,13 @@ import { registerStatusRoutes } from './routes.js';
 const runtimes = new WeakMap<ServiceContext, JobsRuntime>();
 
 export function registerJobRoutes(router: Router, ctx: ServiceContext): void {
-  const rt = new JobsRuntime(ctx);
-  runtimes.set(ctx, rt);
-  registerCrawlRoutes(router, rt);
-  registerStatusRoutes(router, rt, { kind: 'crawl', base: '/v2/crawl', readGroup: 'crawl_status', writeGroup: 'crawl' });
-  registerBatchRoutes(router, rt);
-  registerStatusRoutes(router, rt, { kind: 'batch_scrape', base: '/v2/batch/scrape', readGroup: 'batch_status', writeGroup: 'batch_scrape' });
-  registerMapRoute(router, rt);
+  const jobsRuntime = new JobsRuntime(ctx);
+  runtimes.set(ctx, jobsRuntime);
+  registerCrawlRoutes(router, jobsRuntime);
+  registerStatusRoutes(router, jobsRuntime, { kind: 'crawl', base: '/v2/crawl', readGroup: 'crawl_status', writeGroup: 'crawl' });
+  registerBatchRoutes(router, jobsRuntime);
+  registerStatusRoutes(router, jobsRuntime, { kind: 'batch_scrape', base: '/v2/batch/scrape', readGroup: 'batch_status', writeGroup: 'batch_scrape' });
+  registerMapRoute(router, jobsRuntime);
 }
 
 /** The crawl and batch jobs of a service (read-only use, e.g. support ask's job inspector). */
@@ -30,10 +30,10 @@ export function jobStoreOf(ctx: ServiceContext): Pick<JobStore, 'get' | 'running
  * those holding one of the team's concurrency slots, and the last job that completed.
  */
 export function queueStatusOf(ctx: ServiceContext, team: { id: string; concurrency: number }) {
-  const rt = runtimes.get(ctx);
-  const jobs = rt?.store.all().filter((j) => j.team.id === team.id) ?? [];
+  const jobsRuntime = runtimes.get(ctx);
+  const jobs = jobsRuntime?.store.all().filter((j) => j.team.id === team.id) ?? [];
   const jobsInQueue = jobs.filter((j) => j.status === 'scraping').reduce((n, j) => n + j.pending(), 0);
-  const activeJobsInQueue = Math.min(jobsInQueue, rt?.limiter.inUse(team.id) ?? 0);
+  const activeJobsInQueue = Math.min(jobsInQueue, jobsRuntime?.limiter.inUse(team.id) ?? 0);
   const last = Math.max(-Infinity, ...jobs.filter((j) => j.status === 'completed' && j.completedAt !== undefined).map((j) => j.completedAt!));
   return {
     jobsInQueue,

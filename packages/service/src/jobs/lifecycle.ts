@@ -19,8 +19,8 @@ export interface NewJob {
   webhook?: WebhookSpec | string;
 }
 
-export function createJob(rt: JobsRuntime, init: NewJob): Job {
-  const createdAt = rt.ctx.now();
+export function createJob(jobsRuntime: JobsRuntime, init: NewJob): Job {
+  const createdAt = jobsRuntime.ctx.now();
   const job: Job = {
     ...init,
     id: newJobId(createdAt),
@@ -37,28 +37,28 @@ export function createJob(rt: JobsRuntime, init: NewJob): Job {
   };
   // Every in-flight page listens on the job's signal (limiter wait, engine, fetches).
   setMaxListeners(0, job.abort.signal);
-  rt.store.add(job);
-  rt.ctx.activity.record({ id: job.id, teamId: job.team.id, endpoint: init.kind, createdAt, target: init.url });
+  jobsRuntime.store.add(job);
+  jobsRuntime.ctx.activity.record({ id: job.id, teamId: job.team.id, endpoint: init.kind, createdAt, target: init.url });
   return job;
 }
 
 /** The job ran out of work: `completed` at once (the hosted service lags a few seconds). */
-export function completeJob(rt: JobsRuntime, job: Job): void {
+export function completeJob(jobsRuntime: JobsRuntime, job: Job): void {
   if (job.status !== 'scraping') return;
   job.status = 'completed';
-  job.completedAt = rt.ctx.now();
+  job.completedAt = jobsRuntime.ctx.now();
   job.pending = () => 0;
   job.changes.notify();
-  emitJobEvent(rt.ctx, job, 'completed', { success: true });
+  emitJobEvent(jobsRuntime.ctx, job, 'completed', { success: true });
 }
 
 /** Kickoff failure (fault injection or a start error): the job exists and is failed at once. */
-export function failJob(rt: JobsRuntime, job: Job, error: string): void {
+export function failJob(jobsRuntime: JobsRuntime, job: Job, error: string): void {
   if (job.status !== 'scraping') return;
   job.status = 'failed';
   job.error = error;
-  job.completedAt = rt.ctx.now();
+  job.completedAt = jobsRuntime.ctx.now();
   job.pending = () => 0;
   job.changes.notify();
-  emitJobEvent(rt.ctx, job, 'failed', { success: false, error });
+  emitJobEvent(jobsRuntime.ctx, job, 'failed', { success: false, error });
 }

@@ -19,14 +19,14 @@ export type PageAttempt =
  * Scrapes one URL for a job. The credit is held during the scrape and given back
  * before returning: the caller charges synchronously when it records the page.
  */
-export async function attemptPage(rt: JobsRuntime, job: Job, url: string, signal: AbortSignal): Promise<PageAttempt> {
+export async function attemptPage(jobsRuntime: JobsRuntime, job: Job, url: string, signal: AbortSignal): Promise<PageAttempt> {
   const credits = scrapeCredits(1);
-  if (!rt.credits.hold(job.team.id, credits)) return { kind: 'no-credit' };
-  const scrapeId = newJobId(rt.ctx.now());
+  if (!jobsRuntime.credits.hold(job.team.id, credits)) return { kind: 'no-credit' };
+  const scrapeId = newJobId(jobsRuntime.ctx.now());
   try {
-    const lease = await rt.limiter.acquire(job.team, signal);
+    const lease = await jobsRuntime.limiter.acquire(job.team, signal);
     try {
-      const outcome = await rt.ctx.scrapeEngine.scrape(url, { ...job.scrapeOptions, url }, { scrapeId, team: job.team, signal });
+      const outcome = await jobsRuntime.ctx.scrapeEngine.scrape(url, { ...job.scrapeOptions, url }, { scrapeId, team: job.team, signal });
       if (job.status !== 'scraping') return { kind: 'aborted' };
       return { kind: 'ok', scrapeId, outcome, waitedMs: lease.waitedMs };
     } finally {
@@ -38,13 +38,13 @@ export async function attemptPage(rt: JobsRuntime, job: Job, url: string, signal
     const code = err instanceof HttpError ? err.code : (err as { code?: unknown }).code;
     return { kind: 'error', scrapeId, message, code: typeof code === 'string' ? code : undefined };
   } finally {
-    rt.credits.release(job.team.id, credits);
+    jobsRuntime.credits.release(job.team.id, credits);
   }
 }
 
 /** Keeps a scraped page in the job, charges it, and sends the `*.page` event. */
-export function recordDocument(rt: JobsRuntime, job: Job, attempt: Extract<PageAttempt, { kind: 'ok' }>): void {
-  const { ctx } = rt;
+export function recordDocument(jobsRuntime: JobsRuntime, job: Job, attempt: Extract<PageAttempt, { kind: 'ok' }>): void {
+  const { ctx } = jobsRuntime;
   const credits = scrapeCredits(1);
   const metadata: Record<string, unknown> = { ...attempt.outcome.document.metadata, scrapeId: attempt.scrapeId, creditsUsed: credits };
   if (attempt.waitedMs > 0) {
@@ -55,7 +55,7 @@ export function recordDocument(rt: JobsRuntime, job: Job, attempt: Extract<PageA
   ctx.ledger.charge({ teamId: job.team.id, apiKey: job.apiKey, credits, reason: job.kind, jobId: job.id });
   job.creditsUsed += credits;
   job.documents.push({ doc, bytes: Buffer.byteLength(JSON.stringify(doc)) });
-  keepScrapeRecord(rt, job, attempt.scrapeId, doc);
+  keepScrapeRecord(jobsRuntime, job, attempt.scrapeId, doc);
   if (doc.metadata.statusCode < 400 && isPublicFetch(job)) ctx.pageIndex?.index(doc);
   job.changes.notify();
   emitJobEvent(ctx, job, 'page', { success: true, data: [doc] });
@@ -66,15 +66,15 @@ export function recordDocument(rt: JobsRuntime, job: Job, attempt: Extract<PageA
  * interact can open its browser session and support can read it. Zero data retention
  * keeps only a content-free marker, as the scrape route does.
  */
-function keepScrapeRecord(rt: JobsRuntime, job: Job, scrapeId: string, doc: PageDocument): void {
-  const now = rt.ctx.now();
-  const base = { id: scrapeId, teamId: job.team.id, apiKey: job.apiKey, createdAt: now, expiresAt: now + rt.ctx.config.jobTtlMs };
+function keepScrapeRecord(jobsRuntime: JobsRuntime, job: Job, scrapeId: string, doc: PageDocument): void {
+  const now = jobsRuntime.ctx.now();
+  const base = { id: scrapeId, teamId: job.team.id, apiKey: job.apiKey, createdAt: now, expiresAt: now + jobsRuntime.ctx.config.jobTtlMs };
   if (job.zeroDataRetention) {
-    rt.ctx.scrapes.put({ ...base, url: '', options: {}, document: null, zeroDataRetention: true });
+    jobsRuntime.ctx.scrapes.put({ ...base, url: '', options: {}, document: null, zeroDataRetention: true });
     return;
   }
   const url = doc.metadata.sourceURL;
-  rt.ctx.scrapes.put({ ...base, url, options: { ...job.scrapeOptions, url }, document: doc, zeroDataRetention: false });
+  jobsRuntime.ctx.scrapes.put({ ...base, url, options: { ...job.scrapeOptions, url }, document: doc, zeroDataRetention: false });
 }
 
 /** Only pages fetched without ZDR, request headers or a profile may be found by anyone's search. */
@@ -84,16 +84,16 @@ function isPublicFetch(job: Job): boolean {
 }
 
 /** Lists a page failure under the job's errors and sends a failed `*.page` event. */
-export function recordFailure(rt: JobsRuntime, job: Job, url: string, failure: { message: string; code?: string; scrapeId?: string }): void {
+export function recordFailure(jobsRuntime: JobsRuntime, job: Job, url: string, failure: { message: string; code?: string; scrapeId?: string }): void {
   job.errors.push({
-    id: failure.scrapeId ?? newJobId(rt.ctx.now()),
-    timestamp: new Date(rt.ctx.now()).toISOString(),
+    id: failure.scrapeId ?? newJobId(jobsRuntime.ctx.now()),
+    timestamp: new Date(jobsRuntime.ctx.now()).toISOString(),
     url,
     ...(failure.code !== undefined ? { code: failure.code } : {}),
     error: failure.message,
   });
   job.changes.notify();
-  emitJobEvent(rt.ctx, job, 'page', { success: false, error: failure.message, data: [{ metadata: { sourceURL: url } }] });
+  emitJobEvent(jobsRuntime.ctx, job, 'page', { success: false, error: failure.message, data: [{ metadata: { sourceURL: url } }] });
 }
 
 export const NO_CREDIT_MESSAGE = 'Insufficient credits: the team has no credits left for this page';

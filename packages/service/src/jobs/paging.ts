@@ -3,13 +3,13 @@
 // it is the only one), and `next` while more data exists or the job still runs.
 import type { JobStatusResponse } from 'webdata-contract';
 import type { JobsRuntime } from './runtime.js';
-import type { Job, StoredDocument } from './types.js';
+import type { Job, JobDocument } from './types.js';
 
 /** Room kept for the envelope (status, counts, dates, next URL) around `data`. */
 const ENVELOPE_BYTES = 2048;
 
 /** Number of items from `skip` that fit in `limit` items and `byteLimit` bytes; ≥ 1 when any remain. */
-export function fitItems(docs: ReadonlyArray<StoredDocument>, skip: number, limit: number, byteLimit: number): number {
+export function fitItems(docs: ReadonlyArray<JobDocument>, skip: number, limit: number, byteLimit: number): number {
   let bytes = ENVELOPE_BYTES;
   let count = 0;
   for (let i = skip; i < docs.length && count < limit; i++) {
@@ -30,9 +30,9 @@ export interface PageRequest {
   path: string;
 }
 
-export function statusBody(rt: JobsRuntime, job: Job, page: PageRequest): JobStatusResponse {
+export function statusBody(jobsRuntime: JobsRuntime, job: Job, page: PageRequest): JobStatusResponse {
   const docs = job.documents;
-  const count = fitItems(docs, page.skip, page.limit, rt.ctx.config.pageByteLimit);
+  const count = fitItems(docs, page.skip, page.limit, jobsRuntime.ctx.config.pageByteLimit);
   const data = docs.slice(page.skip, page.skip + count).map((d) => d.doc);
   const completed = job.purgedCount + docs.length;
   const total = completed + job.pending();
@@ -51,7 +51,7 @@ export function statusBody(rt: JobsRuntime, job: Job, page: PageRequest): JobSta
     total,
     completed,
     creditsUsed: job.creditsUsed,
-    expiresAt: new Date(rt.store.expiresAt(job)).toISOString(),
+    expiresAt: new Date(jobsRuntime.store.expiresAt(job)).toISOString(),
     ...(job.status === 'failed' && job.error !== undefined ? { error: job.error } : {}),
     ...(next !== undefined ? { next } : {}),
     data,
@@ -66,7 +66,7 @@ export function statusBody(rt: JobsRuntime, job: Job, page: PageRequest): JobSta
  * and `next` is `?skip=0&limit=1`; once it has ended, `data` holds every document and
  * `next` is absent. No byte limit cuts the answer.
  */
-export function ossStatusBody(rt: JobsRuntime, job: Job, page: Pick<PageRequest, 'baseUrl' | 'path'>): JobStatusResponse {
+export function ossStatusBody(jobsRuntime: JobsRuntime, job: Job, page: Pick<PageRequest, 'baseUrl' | 'path'>): JobStatusResponse {
   const running = job.status === 'scraping';
   const completed = job.purgedCount + job.documents.length;
   return {
@@ -75,7 +75,7 @@ export function ossStatusBody(rt: JobsRuntime, job: Job, page: Pick<PageRequest,
     total: completed + job.pending(),
     completed,
     creditsUsed: job.creditsUsed,
-    expiresAt: new Date(rt.store.expiresAt(job)).toISOString(),
+    expiresAt: new Date(jobsRuntime.store.expiresAt(job)).toISOString(),
     ...(job.status === 'failed' && job.error !== undefined ? { error: job.error } : {}),
     ...(running ? { next: `${page.baseUrl}${page.path}?skip=0&limit=1` } : {}),
     data: running ? [] : job.documents.map((d) => d.doc),

@@ -21,10 +21,10 @@ export interface JobRouteNames {
   writeGroup: RouteGroup;
 }
 
-export function registerStatusRoutes(router: Router, rt: JobsRuntime, names: JobRouteNames): void {
-  router.add('GET', `${names.base}/:id`, (req) => getStatus(rt, names, req), { group: names.readGroup });
-  router.add('DELETE', `${names.base}/:id`, (req) => cancel(rt, names, req), { group: names.writeGroup });
-  router.add('GET', `${names.base}/:id/errors`, (req) => getErrors(rt, names, req), { group: names.readGroup });
+export function registerStatusRoutes(router: Router, jobsRuntime: JobsRuntime, names: JobRouteNames): void {
+  router.add('GET', `${names.base}/:id`, (req) => getStatus(jobsRuntime, names, req), { group: names.readGroup });
+  router.add('DELETE', `${names.base}/:id`, (req) => cancel(jobsRuntime, names, req), { group: names.writeGroup });
+  router.add('GET', `${names.base}/:id/errors`, (req) => getErrors(jobsRuntime, names, req), { group: names.readGroup });
 }
 
 /**
@@ -32,17 +32,17 @@ export function registerStatusRoutes(router: Router, rt: JobsRuntime, names: Job
  * Imitating the open-source server, the 404 is its `{ success:false, error }` (`{ error }`
  * when `bareNotFound`, as its cancel route answers).
  */
-export function findJob(rt: JobsRuntime, kind: JobKind, req: RouteRequest, bareNotFound = false): Job {
+export function findJob(jobsRuntime: JobsRuntime, kind: JobKind, req: RouteRequest, bareNotFound = false): Job {
   const id = assertJobId(req.params.id);
-  const job = rt.store.get(id);
-  if (!job || job.kind !== kind) throw imitatesOss(rt.ctx.config) ? ossJobNotFound(!bareNotFound) : notFound();
+  const job = jobsRuntime.store.get(id);
+  if (!job || job.kind !== kind) throw imitatesOss(jobsRuntime.ctx.config) ? ossJobNotFound(!bareNotFound) : notFound();
   assertOwner(job.team.id, req.team);
   return job;
 }
 
-async function getStatus(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest): Promise<RouteResponse<JobStatusResponse>> {
-  const job = findJob(rt, names.kind, req);
-  if (imitatesOss(rt.ctx.config)) return { body: readOssStatus(rt, names, req, job) };
+async function getStatus(jobsRuntime: JobsRuntime, names: JobRouteNames, req: RouteRequest): Promise<RouteResponse<JobStatusResponse>> {
+  const job = findJob(jobsRuntime, names.kind, req);
+  if (imitatesOss(jobsRuntime.ctx.config)) return { body: readOssStatus(jobsRuntime, names, req, job) };
   const query = parseBody(jobStatusQuerySchema, {
     ...(req.query.has('skip') ? { skip: req.query.get('skip') } : {}),
     ...(req.query.has('limit') ? { limit: req.query.get('limit') } : {}),
@@ -51,7 +51,7 @@ async function getStatus(rt: JobsRuntime, names: JobRouteNames, req: RouteReques
   if (job.status === 'scraping' && skip >= job.documents.length) {
     await job.changes.wait(LONG_POLL_MS, req.signal);
   }
-  const body = statusBody(rt, job, {
+  const body = statusBody(jobsRuntime, job, {
     skip,
     limit: query.limit ?? DEFAULT_STATUS_PAGE_ITEMS,
     limitGiven: query.limit !== undefined,
@@ -67,8 +67,8 @@ async function getStatus(rt: JobsRuntime, names: JobRouteNames, req: RouteReques
 }
 
 /** The open-source server's status: `skip`/`limit` ignored, no long poll (ossStatusBody). */
-function readOssStatus(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest, job: Job): JobStatusResponse {
-  const body = ossStatusBody(rt, job, { baseUrl: req.baseUrl, path: `${names.base}/${job.id}` });
+function readOssStatus(jobsRuntime: JobsRuntime, names: JobRouteNames, req: RouteRequest, job: Job): JobStatusResponse {
+  const body = ossStatusBody(jobsRuntime, job, { baseUrl: req.baseUrl, path: `${names.base}/${job.id}` });
   if (job.zeroDataRetention && job.status !== 'scraping' && job.documents.length > 0) {
     job.purgedCount += job.documents.length;
     job.documents = [];
@@ -76,23 +76,23 @@ function readOssStatus(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest,
   return body;
 }
 
-function cancel(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest): RouteResponse<CancelJobResponse | { status: 'cancelled' }> {
-  if (imitatesOss(rt.ctx.config)) {
+function cancel(jobsRuntime: JobsRuntime, names: JobRouteNames, req: RouteRequest): RouteResponse<CancelJobResponse | { status: 'cancelled' }> {
+  if (imitatesOss(jobsRuntime.ctx.config)) {
     // That server marks any job cancelled, finished or not, and answers without `success`.
-    const job = findJob(rt, names.kind, req, true);
-    if (job.status === 'scraping') abortJob(job, 'cancelled', undefined, rt.ctx.now());
+    const job = findJob(jobsRuntime, names.kind, req, true);
+    if (job.status === 'scraping') abortJob(job, 'cancelled', undefined, jobsRuntime.ctx.now());
     else job.status = 'cancelled';
     return { body: { status: 'cancelled' } };
   }
-  const job = findJob(rt, names.kind, req);
+  const job = findJob(jobsRuntime, names.kind, req);
   if (job.status === 'completed' || job.status === 'failed') {
     throw new HttpError(409, `Job already ${job.status}: it cannot be cancelled`, { code: 'JOB_FINISHED' });
   }
-  abortJob(job, 'cancelled', undefined, rt.ctx.now());
+  abortJob(job, 'cancelled', undefined, jobsRuntime.ctx.now());
   return { body: { success: true, status: 'cancelled' } };
 }
 
-function getErrors(rt: JobsRuntime, names: JobRouteNames, req: RouteRequest): RouteResponse<JobErrorsResponse> {
-  const job = findJob(rt, names.kind, req);
+function getErrors(jobsRuntime: JobsRuntime, names: JobRouteNames, req: RouteRequest): RouteResponse<JobErrorsResponse> {
+  const job = findJob(jobsRuntime, names.kind, req);
   return { body: { success: true, errors: job.errors, robotsBlocked: job.robotsBlocked } };
 }

@@ -15,13 +15,13 @@ export const KICKOFF_FAULT_MESSAGE = 'Job failed at kickoff (injected fault: fai
  * Reads and checks the idempotency key; call before any await that precedes createJob's caller.
  * Imitating the open-source server, crawl keys fail as they do there and none is remembered.
  */
-export function checkIdempotency(rt: JobsRuntime, req: RouteRequest): string | undefined {
-  if (imitatesOss(rt.ctx.config)) {
+export function checkIdempotency(jobsRuntime: JobsRuntime, req: RouteRequest): string | undefined {
+  if (imitatesOss(jobsRuntime.ctx.config)) {
     ossCrawlIdempotency(req.headers);
     return undefined;
   }
   const key = readIdempotencyKey(req.headers);
-  rt.idempotency.assertUnused(req.team.id, key, rt.ctx.now());
+  jobsRuntime.idempotency.assertUnused(req.team.id, key, jobsRuntime.ctx.now());
   return key;
 }
 
@@ -31,7 +31,7 @@ export function checkIdempotency(rt: JobsRuntime, req: RouteRequest): string | u
  * two requests with one key cannot both start a job.
  */
 export function startJob(
-  rt: JobsRuntime,
+  jobsRuntime: JobsRuntime,
   req: RouteRequest,
   init: NewJob,
   kickoffUrls: string[],
@@ -39,17 +39,17 @@ export function startJob(
   extra: Pick<BatchScrapeStartResponse, 'invalidURLs'> = {},
 ): RouteResponse<CrawlStartResponse | BatchScrapeStartResponse> {
   // The open-source server's batch scrape ignores the key (the same key twice starts two jobs).
-  const key = init.kind === 'batch_scrape' && imitatesOss(rt.ctx.config) ? undefined : checkIdempotency(rt, req);
-  const job = createJob(rt, init);
-  rt.idempotency.remember(req.team.id, key, job.id, job.createdAt);
-  if (kickoffUrls.some((u) => rt.ctx.faults.failsKickoff(req.team.id, u))) {
-    failJob(rt, job, KICKOFF_FAULT_MESSAGE);
+  const key = init.kind === 'batch_scrape' && imitatesOss(jobsRuntime.ctx.config) ? undefined : checkIdempotency(jobsRuntime, req);
+  const job = createJob(jobsRuntime, init);
+  jobsRuntime.idempotency.remember(req.team.id, key, job.id, job.createdAt);
+  if (kickoffUrls.some((u) => jobsRuntime.ctx.faults.failsKickoff(req.team.id, u))) {
+    failJob(jobsRuntime, job, KICKOFF_FAULT_MESSAGE);
   } else {
-    emitJobEvent(rt.ctx, job, 'started', { success: true });
+    emitJobEvent(jobsRuntime.ctx, job, 'started', { success: true });
     run(job);
   }
   const path = init.kind === 'crawl' ? '/v2/crawl' : '/v2/batch/scrape';
   const response: RouteResponse<CrawlStartResponse | BatchScrapeStartResponse> = { body: { success: true, id: job.id, url: `${req.baseUrl}${path}/${job.id}`, ...extra } };
-  if (rt.ctx.faults.takeDroppedStartResponse(req.team.id)) response.dropConnection = true;
+  if (jobsRuntime.ctx.faults.takeDroppedStartResponse(req.team.id)) response.dropConnection = true;
   return response;
 }

@@ -11,7 +11,8 @@ export type { JobStatus };
 /** A page failure as GET /v2/crawl/{id}/errors lists it; the service always sets `timestamp`. */
 export type JobError = JobErrorEntry & { timestamp: string };
 
-export interface StoredDocument {
+/** A page a job holds (not the storage package's StoredDocument): the document and its size. */
+export interface JobDocument {
   doc: PageDocument;
   /** Size of JSON.stringify(doc) in bytes, measured once for the paging cut. */
   bytes: number;
@@ -33,7 +34,7 @@ export interface Job {
   options: Record<string, unknown>;
   /** Scrape options handed to the engine for every page. */
   scrapeOptions: Record<string, unknown>;
-  documents: StoredDocument[];
+  documents: JobDocument[];
   errors: JobError[];
   robotsBlocked: string[];
   creditsUsed: number;

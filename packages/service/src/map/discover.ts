@@ -2,7 +2,7 @@
 // start URL (robots.txt obeyed), collecting titles and descriptions of visited pages.
 import type { ResourceFetcher } from '../crawler/fetcher.js';
 import type { RobotsBook } from '../crawler/robots.js';
-import { parseHttpUrl } from '../crawler/url-key.js';
+import { parseHttpUrl } from 'webdata-contract';
 import { extractPageLinks } from './page-links.js';
 
 /** URLs the walk takes up, in breadth-first order (fetched, or refused by robots.txt). */

@@ -1,12 +1,11 @@
 // POST /v2/map: the site's URLs from its sitemaps (cached) and from a shallow link walk,
 // limited to the start host (and its subdomains with includeSubdomains) and, when the
 // URL has a path, to that path; ranked by `search` when given.
-import { DEFAULT_MAP_LIMIT } from 'webdata-contract';
+import { DEFAULT_MAP_LIMIT, dedupeKey, parseHttpUrl } from 'webdata-contract';
 import type { MapRequestParsed } from 'webdata-contract';
 import { DEFAULT_ROBOTS_AGENT } from '../crawler/fetcher.js';
 import { RobotsBook } from '../crawler/robots.js';
 import { readSitemaps, sitemapRoots } from '../crawler/sitemap.js';
-import { dedupeKey, parseHttpUrl } from '../crawler/url-key.js';
 import { childPrefix, UrlScope } from '../crawler/url-scope.js';
 import type { JobsRuntime } from '../jobs/runtime.js';
 import { discoverLinks } from './discover.js';
@@ -18,7 +17,7 @@ const MAX_SITEMAP_URLS = 500_000;
 
 export type MapOptions = Omit<MapRequestParsed, 'origin' | 'integration'>;
 
-export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: MapOptions, signal: AbortSignal): Promise<MapLink[]> {
+export async function mapSite(jobsRuntime: JobsRuntime, cache: SitemapCache, options: MapOptions, signal: AbortSignal): Promise<MapLink[]> {
   const start = parseHttpUrl(options.url) as URL;
   const limit = options.limit ?? DEFAULT_MAP_LIMIT;
   const ignoreQuery = options.ignoreQueryParameters ?? true;
@@ -54,12 +53,12 @@ export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: Map
   const walked: Array<[URL, { title?: string; description?: string } | undefined]> = [];
   const walkedKeys = new Set<string>();
 
-  const robots = new RobotsBook(rt.fetcher, DEFAULT_ROBOTS_AGENT, signal);
+  const robots = new RobotsBook(jobsRuntime.fetcher, DEFAULT_ROBOTS_AGENT, signal);
   const fromSitemaps = async () => {
     let urls = options.ignoreCache ? undefined : cache.get(start.origin);
     if (!urls) {
       urls = await readSitemaps(sitemapRoots(start.origin, await robots.sitemaps(start.origin)), {
-        fetcher: rt.fetcher,
+        fetcher: jobsRuntime.fetcher,
         signal,
         maxUrls: MAX_SITEMAP_URLS,
       });
@@ -73,7 +72,7 @@ export async function mapSite(rt: JobsRuntime, cache: SitemapCache, options: Map
   };
   const fromLinks = () =>
     discoverLinks(start, {
-      fetcher: rt.fetcher,
+      fetcher: jobsRuntime.fetcher,
       robots,
       inScope,
       keyOf: (u) => dedupeKey(u, ignoreQuery),

@@ -1,6 +1,6 @@
 // Links, title and description of an HTML page, for map's link discovery.
 import { load } from 'cheerio';
-import { parseHttpUrl } from '../crawler/url-key.js';
+import { parseHttpUrl } from 'webdata-contract';
 
 export interface PageLinks {
   title?: string;

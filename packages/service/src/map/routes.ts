@@ -14,23 +14,23 @@ import type { JobsRuntime } from '../jobs/runtime.js';
 import { mapSite } from './mapper.js';
 import { SitemapCache } from './sitemap-cache.js';
 
-export function registerMapRoute(router: Router, rt: JobsRuntime): void {
-  const cache = new SitemapCache(() => rt.ctx.now());
-  router.add('POST', '/v2/map', (req) => map(rt, cache, req), { group: 'map' });
+export function registerMapRoute(router: Router, jobsRuntime: JobsRuntime): void {
+  const cache = new SitemapCache(() => jobsRuntime.ctx.now());
+  router.add('POST', '/v2/map', (req) => map(jobsRuntime, cache, req), { group: 'map' });
 }
 
-async function map(rt: JobsRuntime, cache: SitemapCache, req: RouteRequest): Promise<RouteResponse<MapResponse> | DroppedResponse> {
+async function map(jobsRuntime: JobsRuntime, cache: SitemapCache, req: RouteRequest): Promise<RouteResponse<MapResponse> | DroppedResponse> {
   const { origin: _origin, integration: _integration, ...options } = parseBody(mapRequestSchema, req.body);
   const credits = mapCredits();
-  requireCredits(rt.ctx.ledger, req.team, credits);
-  const id = newJobId(rt.ctx.now());
-  rt.ctx.activity.record({ id, teamId: req.team.id, endpoint: 'map', createdAt: rt.ctx.now(), target: options.url });
+  requireCredits(jobsRuntime.ctx.ledger, req.team, credits);
+  const id = newJobId(jobsRuntime.ctx.now());
+  jobsRuntime.ctx.activity.record({ id, teamId: req.team.id, endpoint: 'map', createdAt: jobsRuntime.ctx.now(), target: options.url });
   const signal = options.timeout !== undefined ? AbortSignal.any([req.signal, AbortSignal.timeout(options.timeout)]) : req.signal;
-  const links = await mapSite(rt, cache, options, signal);
+  const links = await mapSite(jobsRuntime, cache, options, signal);
   // The caller went away (req.signal, not the `timeout` option): mapSite answers what it found
   // on abort, but nobody can receive it, so it is not billed; the caller's retry pays once.
   if (req.signal.aborted) return { body: null, dropConnection: true };
-  rt.ctx.ledger.charge({ teamId: req.team.id, apiKey: req.apiKey, credits, reason: 'map', jobId: id });
+  jobsRuntime.ctx.ledger.charge({ teamId: req.team.id, apiKey: req.apiKey, credits, reason: 'map', jobId: id });
   // The open-source server's links: only `url`, without trailing slashes.
-  return { body: { success: true, links: imitatesOss(rt.ctx.config) ? ossMapLinks(links) : links } };
+  return { body: { success: true, links: imitatesOss(jobsRuntime.ctx.config) ? ossMapLinks(links) : links } };
 }

@@ -37,7 +37,7 @@ function ordered(c: Case, causes: readonly Cause[]): Cause[] {
 
 async function firstFinding(c: Case, causes: readonly Cause[]): Promise<Finding | undefined> {
   for (const cause of ordered(c, causes)) {
-    if (c.budget.exhausted) return undefined;
+    if (c.timeBudget.exhausted) return undefined;
     if (!cause.applies(c)) continue;
     note(c, `checked cause: ${cause.id}`);
     const finding = await cause.diagnose(c);

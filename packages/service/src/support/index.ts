@@ -2,6 +2,6 @@
 export { registerSupportRoutes, askSupport, type SupportRouteOptions } from './routes.js';
 export { createJobInspector, inspectorOf, jobView, scrapeView, type InspectorSources, type JobLookup } from './inspector.js';
 export { investigate, CAUSES } from './diagnose.js';
-export { Budget, SUPPORT_BUDGET_MS } from './budget.js';
+export { TimeBudget, SUPPORT_TIME_BUDGET_MS } from './time-budget.js';
 export { applyFix } from './facts.js';
 export type { Finding, Confidence, Validation, Feedback, Cause, Case } from './types.js';

@@ -14,7 +14,7 @@ import type { ServiceContext } from '../core/service.js';
 import { createResourceFetcher } from '../crawler/fetcher.js';
 import { llmConfigFromEnv, type LlmConfig } from '../crawl-prompt/llm.js';
 import { parseBody } from '../http/validate.js';
-import { Budget, SUPPORT_BUDGET_MS, type BudgetClock } from './budget.js';
+import { TimeBudget, SUPPORT_TIME_BUDGET_MS, type TimeBudgetClock } from './time-budget.js';
 import { investigate } from './diagnose.js';
 import { inspectorOf } from './inspector.js';
 import { rephrase } from './rephrase.js';
@@ -26,7 +26,7 @@ export interface SupportRouteOptions {
   /** The model that may reword answers; default: the environment's; null: none. */
   llm?: LlmConfig | null;
   /** The budget's clock (default the real one). */
-  clock?: BudgetClock;
+  clock?: TimeBudgetClock;
 }
 
 export function registerSupportRoutes(router: Router, ctx: ServiceContext, opts: SupportRouteOptions = {}): void {
@@ -48,8 +48,8 @@ function envelope(requestId: string, f: Finding, durationMs: number): SupportAns
 
 export async function askSupport(ctx: ServiceContext, req: RouteRequest, opts: SupportRouteOptions = {}): Promise<RouteResponse<SupportAnswer>> {
   const body = parseBody(supportAskRequestSchema, req.body);
-  const budgetMs = opts.budgetMs ?? ctx.config.supportBudgetMs ?? SUPPORT_BUDGET_MS;
-  const budget = new Budget(budgetMs, req.signal, opts.clock);
+  const budgetMs = opts.budgetMs ?? ctx.config.supportBudgetMs ?? SUPPORT_TIME_BUDGET_MS;
+  const timeBudget = new TimeBudget(budgetMs, req.signal, opts.clock);
   const fetcher = createResourceFetcher({ allowNonLoopback: ctx.config.allowNonLoopback, timeoutMs: 15_000 });
   const c: Case = {
     ctx,
@@ -58,7 +58,7 @@ export async function askSupport(ctx: ServiceContext, req: RouteRequest, opts: S
     question: body.question,
     ...(body.rationale !== undefined ? { rationale: body.rationale } : {}),
     ...(body.context !== undefined ? { context: body.context } : {}),
-    budget,
+    timeBudget,
     fetcher,
     trail: [],
   };
@@ -69,7 +69,7 @@ export async function askSupport(ctx: ServiceContext, req: RouteRequest, opts: S
     try {
       finding = await investigate(c, body.jobId);
     } catch (err) {
-      if (budget.exhausted) throw err;
+      if (timeBudget.exhausted) throw err;
       // The envelope is always returned (7.3): an internal failure is a stuck answer.
       const why = err instanceof Error ? err.message : String(err);
       finding = {
@@ -78,8 +78,8 @@ export async function askSupport(ctx: ServiceContext, req: RouteRequest, opts: S
         feedback: { blockedBy: `internal error: ${why}`, attempted: [...c.trail] },
       };
     }
-    if (llm && budget.remaining() > 2000) {
-      finding = { ...finding, answer: await rephrase(llm, finding, body.question, budget.within(Math.min(10_000, budget.remaining() - 1000))) };
+    if (llm && timeBudget.remaining() > 2000) {
+      finding = { ...finding, answer: await rephrase(llm, finding, body.question, timeBudget.within(Math.min(10_000, timeBudget.remaining() - 1000))) };
     }
     return finding;
   })();
@@ -87,13 +87,13 @@ export async function askSupport(ctx: ServiceContext, req: RouteRequest, opts: S
   work.catch(() => undefined);
 
   try {
-    const finished = await Promise.race([work, budget.expired.then(() => undefined)]);
-    if (finished && !budget.exhausted) return { body: envelope(req.requestId, finished, budget.elapsed()) };
+    const finished = await Promise.race([work, timeBudget.expired.then(() => undefined)]);
+    if (finished && !timeBudget.exhausted) return { body: envelope(req.requestId, finished, timeBudget.elapsed()) };
     return { status: 504, body: partialEnvelope(c, req.requestId, budgetMs) };
   } catch {
     return { status: 504, body: partialEnvelope(c, req.requestId, budgetMs) };
   } finally {
-    budget.dispose();
+    timeBudget.dispose();
     void work.finally(() => fetcher.close()).catch(() => undefined);
   }
 }
@@ -112,6 +112,6 @@ function partialEnvelope(c: Case, requestId: string, budgetMs: number): SupportA
     fixParameters: p?.fixParameters ?? null,
     validation: p?.validation ?? { tested: false, result: 'skipped', evidence: 'the budget ran out before the fix could be tested' },
     feedback: { blockedBy: `the ${budgetMs} ms time budget ran out${last ? ` after: ${last}` : ''}`, attempted: [...c.trail] },
-    durationMs: c.budget.elapsed(),
+    durationMs: c.timeBudget.elapsed(),
   };
 }

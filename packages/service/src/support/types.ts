@@ -5,7 +5,7 @@ import type { JobInspector, JobView } from '../core/jobs.js';
 import type { ServiceContext } from '../core/service.js';
 import type { TeamConfig } from '../core/teams.js';
 import type { ResourceFetcher } from '../crawler/fetcher.js';
-import type { Budget } from './budget.js';
+import type { TimeBudget } from './time-budget.js';
 
 export type Confidence = SupportAnswer['confidence'];
 export type Validation = NonNullable<SupportAnswer['validation']>;
@@ -30,7 +30,7 @@ export interface Case {
   context?: Record<string, unknown>;
   /** The job under investigation, in the caller's team. */
   job?: JobView;
-  budget: Budget;
+  timeBudget: TimeBudget;
   /** Raw fetches for probes (robots.txt, sitemaps, dry crawls): no engine, no credits. */
   fetcher: ResourceFetcher;
   /** Steps taken, in order: the envelope's feedback.attempted. */

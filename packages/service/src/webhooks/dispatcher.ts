@@ -10,7 +10,7 @@ import { linkedSignal } from '../http/signals.js';
 import { imitatesOss } from '../imitate/firecrawl-oss.js';
 import { refuseDestination } from './destination.js';
 import { buildPayload, normalizeSpec, passesFilter, withoutWebhookId } from './payload.js';
-import { SIGNATURE_HEADER, signBody } from './signature.js';
+import { SIGNATURE_HEADER, signWebhookBody } from 'webdata-contract/webhook-signature';
 
 interface Delivery {
   url: string;
@@ -91,7 +91,7 @@ export class HttpWebhookDispatcher implements WebhookDispatcher {
     const payload = buildPayload(spec, event, webhookId);
     const body = JSON.stringify(imitateOss ? withoutWebhookId(payload) : payload);
     const headers: Record<string, string> = { ...spec.headers, 'content-type': 'application/json', 'user-agent': 'webdata-service-webhooks/1' };
-    if (team.webhookSecret && !imitateOss) headers[SIGNATURE_HEADER] = signBody(team.webhookSecret, body);
+    if (team.webhookSecret && !imitateOss) headers[SIGNATURE_HEADER] = signWebhookBody(body, team.webhookSecret);
     const delivery: Delivery = { url: spec.url, headers, body, webhookId, type: event.type, jobId: event.jobId };
 
     this.pending++;

@@ -1,4 +1,5 @@
 export { HttpWebhookDispatcher, type WebhookDispatcherOptions, type WebhookStats } from './dispatcher.js';
-export { SIGNATURE_HEADER, signBody, verifySignature } from './signature.js';
+// The signer is the contract's (one implementation, shared with the client).
+export { SIGNATURE_HEADER, signWebhookBody, verifyWebhookSignature } from 'webdata-contract/webhook-signature';
 export { isLoopbackHost, refuseDestination } from './destination.js';
 export { buildPayload, normalizeSpec, passesFilter, type WebhookPayload } from './payload.js';

@@ -35,7 +35,7 @@ export const jsContentCause: Cause = {
     const job = c.job!;
     const page = thinPages(c)[0];
     note(c, `fetched the raw HTML of ${page.url}`);
-    const raw = await c.fetcher.fetch(page.url, { signal: c.budget.within(10_000), maxBytes: 5 * 1024 * 1024, accept: 'text/html,*/*' }).catch(() => undefined);
+    const raw = await c.fetcher.fetch(page.url, { signal: c.timeBudget.within(10_000), maxBytes: 5 * 1024 * 1024, accept: 'text/html,*/*' }).catch(() => undefined);
     const signals = raw && /html/i.test(raw.contentType) ? jsSignals(raw.body.toString('utf8')) : [];
     if (signals.length === 0) return undefined;
 
@@ -51,7 +51,7 @@ export const jsContentCause: Cause = {
 
     const tried: string[] = [];
     for (const waitFor of candidates) {
-      if (c.budget.remaining() < waitFor + 3000) break;
+      if (c.timeBudget.remaining() < waitFor + 3000) break;
       note(c, `scraped ${page.url} with waitFor ${waitFor} ms`);
       const probe = await probeScrape(c, page.url, { ...options, waitFor }, waitFor + 30_000);
       if (!probe.ok && (probe.status === 503 || probe.code === 'BROWSER_NOT_CONFIGURED')) {

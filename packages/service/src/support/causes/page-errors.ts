@@ -24,7 +24,7 @@ export const pageErrorsCause: Cause = {
     const codes = [...new Set(pages.map((p) => p.status))].sort();
     const first = pages[0];
     note(c, `fetched ${first.url} again`);
-    const now = await c.fetcher.fetch(first.url, { signal: c.budget.within(10_000), maxBytes: 1024 * 1024 }).catch(() => undefined);
+    const now = await c.fetcher.fetch(first.url, { signal: c.timeBudget.within(10_000), maxBytes: 1024 * 1024 }).catch(() => undefined);
     const scraped = job.kind === 'crawl' || job.kind === 'batch_scrape' ? ` The other ${plural(job.pages.filter((p) => p.statusCode < 400).length, 'page')} were scraped normally.` : '';
     return {
       cause: this.id,

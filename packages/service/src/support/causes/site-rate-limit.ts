@@ -37,8 +37,8 @@ export const siteRateLimitCause: Cause = {
     note(c, `fetched ${sample.length} rate-limited page(s) again one at a time${gap ? `, ${DELAY_SEC} s apart` : ''}`);
     const statuses: number[] = [];
     for (const [i, url] of sample.entries()) {
-      if (i > 0 || gap > 0) await sleep(gap || 250, undefined, { signal: c.budget.signal });
-      const res = await c.fetcher.fetch(url, { signal: c.budget.within(15_000), maxBytes: 5 * 1024 * 1024 }).catch(() => undefined);
+      if (i > 0 || gap > 0) await sleep(gap || 250, undefined, { signal: c.timeBudget.signal });
+      const res = await c.fetcher.fetch(url, { signal: c.timeBudget.within(15_000), maxBytes: 5 * 1024 * 1024 }).catch(() => undefined);
       statuses.push(res?.status ?? 0);
     }
     const ok = statuses.every((s) => s > 0 && s < 400);

@@ -31,7 +31,7 @@ export const timeoutCause: Cause = {
     });
 
     // Measure with room to spare (never more than the budget allows).
-    const generous = Math.min(Math.max(current * 4, 30_000), 55_000, Math.max(1000, c.budget.remaining() - 1500));
+    const generous = Math.min(Math.max(current * 4, 30_000), 55_000, Math.max(1000, c.timeBudget.remaining() - 1500));
     note(c, `scraped ${url} with timeout ${generous} ms to measure it`);
     const measured = await probeScrape(c, url, { ...options, timeout: generous }, generous + 1000);
     if (!measured.ok) {

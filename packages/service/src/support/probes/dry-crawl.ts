@@ -24,7 +24,7 @@ export interface DryCrawlResult {
 const MAX_PAGE_BYTES = 5 * 1024 * 1024;
 
 export async function dryCrawl(c: Case, options: Record<string, unknown>, caps: { maxPages: number; maxMs: number }): Promise<DryCrawlResult> {
-  const signal = c.budget.within(caps.maxMs);
+  const signal = c.timeBudget.within(caps.maxMs);
   const start = new URL(String(options.url));
   start.hash = '';
   const result: DryCrawlResult = { pages: [], failed: [], robotsBlocked: [], capped: false, timedOut: false };

@@ -19,7 +19,7 @@ export interface ScrapeProbe {
 
 export async function probeScrape(c: Case, url: string, options: Record<string, unknown>, maxMs: number): Promise<ScrapeProbe> {
   const started = Date.now();
-  const signal = c.budget.within(maxMs);
+  const signal = c.timeBudget.within(maxMs);
   try {
     const outcome = await c.ctx.scrapeEngine.scrape(
       url,

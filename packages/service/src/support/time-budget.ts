@@ -1,18 +1,18 @@
 // The support ask time budget (reference 8: 60 s hard limit): one deadline for the whole
 // diagnosis; probes take their signal from it and stop when it runs out.
 
-export const SUPPORT_BUDGET_MS = 60_000;
+export const SUPPORT_TIME_BUDGET_MS = 60_000;
 /** Probes stop this long before the budget ends. */
 export const PROBE_MARGIN_MS = 300;
 
 /** The budget's time and timers; tests pass one that moves only when they move it. */
-export interface BudgetClock {
+export interface TimeBudgetClock {
   now(): number;
   /** Calls `fn` once `ms` have passed; returns a cancel. */
   after(ms: number, fn: () => void): () => void;
 }
 
-export const realClock: BudgetClock = {
+export const realClock: TimeBudgetClock = {
   now: () => Date.now(),
   after(ms, fn) {
     // Unref'd like AbortSignal.timeout: a probe's leftover timer never holds the process open.
@@ -21,7 +21,7 @@ export const realClock: BudgetClock = {
   },
 };
 
-export class Budget {
+export class TimeBudget {
   private readonly controller = new AbortController();
   private readonly cancelExpiry: () => void;
   readonly startedAt: number;
@@ -29,7 +29,7 @@ export class Budget {
   /** Resolves when the budget runs out (never rejects). */
   readonly expired: Promise<void>;
 
-  constructor(readonly ms: number, outer?: AbortSignal, private readonly clock: BudgetClock = realClock) {
+  constructor(readonly ms: number, outer?: AbortSignal, private readonly clock: TimeBudgetClock = realClock) {
     this.startedAt = clock.now();
     this.deadline = this.startedAt + ms;
     let expire!: () => void;
