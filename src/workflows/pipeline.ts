@@ -239,7 +239,7 @@ async function repair(pipeline: PipelineRuntime, stage: (typeof ORDER)[number], 
   pipeline.publish();
   let askError: unknown;
   const namesJob = patched(SUPPORT_ASK_NAMES_JOB);
-  const jobId = failed.jobId ?? (namesJob ? rt.report(stage).jobId : undefined);
+  const jobId = failed.jobId ?? (namesJob ? pipeline.report(stage).jobId : undefined);
   const answer = await support.askSupport.executeWithOptions(
     { summary: `support ask: ${stage} failed${namesJob && jobId ? ` (job ${jobId})` : ''}` },
     [{
