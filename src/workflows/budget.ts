@@ -3,9 +3,14 @@ import { condition } from '@temporalio/workflow';
 import { reads } from './activities.js';
 import { remaining } from './credit-guard.js';
 import type { PipelineRuntime } from './runtime.js';
+import { ledgerTenant, tenantCreditsLeft, TENANT_RECHECK_MS } from './tenant-budget.js';
 
-/** Credits this run may still spend, including the team's monthly cap when one is set. */
+/** Credits this run may still spend: its budget, its tenant's monthly budget, the team's monthly cap. */
 export async function creditsLeft(rt: PipelineRuntime): Promise<number> {
+  return Math.min(await runCreditsLeft(rt), await tenantCreditsLeft(rt));
+}
+
+async function runCreditsLeft(rt: PipelineRuntime): Promise<number> {
   const cap = rt.state.config.budget?.monthlyCap;
   if (cap === undefined) return remaining(rt.state.credits);
   const snapshot = await reads.creditSnapshot.executeWithOptions({ summary: 'monthly credit usage' }, []);
@@ -24,13 +29,17 @@ export async function awaitCredits(rt: PipelineRuntime, need: number): Promise<b
   if (waitMs <= 0) return false;
   rt.status = 'running';
   rt.publish();
-  const raisedBefore = rt.budgetRaised;
+  let raisedBefore = rt.budgetRaised;
+  // A tenant's budget is raised on its ledger, which signals no run: re-read it now and then.
+  const recheckMs = ledgerTenant(rt) === undefined ? undefined : TENANT_RECHECK_MS;
   // Wake on every raise and re-check (the monthly cap needs a fresh read).
   let deadlineLeft = waitMs;
   while (deadlineLeft > 0) {
     const started = Date.now();
-    const raised = await condition(() => rt.budgetRaised !== raisedBefore, deadlineLeft);
-    if (!raised) return false;
+    const raised = await condition(() => rt.budgetRaised !== raisedBefore, Math.min(deadlineLeft, recheckMs ?? deadlineLeft));
+    if (!raised && recheckMs === undefined) return false;
+    // Tenant runs wait for the next raise after this one (an insufficient raise does not spin).
+    if (recheckMs !== undefined) raisedBefore = rt.budgetRaised;
     if ((await creditsLeft(rt)) >= need) return true;
     deadlineLeft -= Date.now() - started;
   }

@@ -17,6 +17,7 @@ import { jobEventSignal, progressQuery, raiseBudgetUpdate } from './definitions.
 import { parsePipelineInput, PipelineInputError, stageEnabled, type PipelineInput, type StageName } from './input.js';
 import { failureText, NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from './report-notes.js';
 import { PipelineRuntime } from './runtime.js';
+import { settleStage } from './tenant-budget.js';
 import { runAgent } from './stages/agent.js';
 import { runBatch } from './stages/batch.js';
 import { runCrawl } from './stages/crawl.js';
@@ -139,6 +140,8 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
       if (outcome.kind === 'failed') outcome = await repair(rt, stage, outcome);
       if (outcome.kind === 'continue-as-new') return await handOver(input, state);
       settle(rt, stage, outcome);
+      // The tenant's ledger records what the stage cost and releases the job's hold.
+      if (report.credits > 0 || stage === 'crawl' || stage === 'batch') await settleStage(rt, stage, report.credits);
       log.info('stage finished', { stage, status: report.status, documents: report.documents, credits: report.credits, ...(report.reason ? { reason: report.reason } : {}) });
       state.next += 1;
     }
