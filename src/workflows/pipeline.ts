@@ -17,7 +17,7 @@ import { jobEventSignal, progressQuery, raiseBudgetUpdate } from './definitions.
 import { parsePipelineInput, PipelineInputError, stageEnabled, type PipelineInput, type StageName } from './input.js';
 import { failureText, NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from './report-notes.js';
 import { PipelineRuntime } from './runtime.js';
-import { settleStage } from './tenant-budget.js';
+import { settleCancelledStages, settleStage } from './tenant-budget.js';
 import { runAgent } from './stages/agent.js';
 import { runBatch } from './stages/batch.js';
 import { runCrawl } from './stages/crawl.js';
@@ -148,14 +148,18 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
   } catch (err) {
     if (isCancellation(err)) {
       rt.status = 'cancelled';
+      const cancelled: Array<[string, number]> = [];
       // What was running when the run was cancelled shows as cancelled, not running forever.
-      for (const report of Object.values(state.reports)) {
+      for (const [stage, report] of Object.entries(state.reports)) {
         if (report?.status === 'running') {
           report.status = 'cancelled';
           report.reason ??= 'run cancelled';
+          cancelled.push([stage, report.credits]);
         }
       }
       rt.publish();
+      // The tenant's ledger: a cancelled stage's hold is released and what it spent recorded.
+      await settleCancelledStages(rt, cancelled);
     }
     throw err;
   }

@@ -2,7 +2,7 @@
 // the tenant counts in every budget check, a job's worst case is reserved before it starts, and
 // each stage's actual credits are settled when it ends. Runs with a tenant only; runs recorded
 // before tenant budgets existed replay without (patched).
-import { patched } from '@temporalio/workflow';
+import { CancellationScope, patched } from '@temporalio/workflow';
 import { reads } from './activities.js';
 import type { PipelineRuntime } from './runtime.js';
 
@@ -43,4 +43,12 @@ export async function settleStage(rt: PipelineRuntime, stage: string, credits: n
   const tenant = ledgerTenant(rt);
   if (tenant === undefined) return;
   await reads.settleTenantCredits.executeWithOptions({ summary: `tenant ${tenant}: ${stage} spent ${credits} credits` }, [{ tenant, key: stageKey(rt, stage), credits: Math.ceil(credits) }]);
+}
+
+/** Settles the stages a cancellation stopped, outside the cancelled scope (the run is ending). */
+export async function settleCancelledStages(rt: PipelineRuntime, stages: Array<[string, number]>): Promise<void> {
+  if (stages.length === 0 || ledgerTenant(rt) === undefined) return;
+  await CancellationScope.nonCancellable(async () => {
+    for (const [stage, credits] of stages) await settleStage(rt, stage, credits);
+  });
 }
