@@ -3,12 +3,14 @@
 // raised on its ledger; a cancelled run releases its stage's hold at once (not after the TTL).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import { cancelPipeline, startPipeline } from '../../src/client/pipeline.js';
 import { setTenantBudget, tenantUsage } from '../../src/client/tenants.js';
 import { startStack } from '../helpers/stack.js';
 
 let stack: DevStack;
+const tenants: string[] = [];
 before(async () => {
   stack = await startStack();
 });
@@ -26,6 +28,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 24
 
 test('waitForRaiseMs: a run waits while its tenant has no credits left and goes on once the ledger is raised', async () => {
   const tenant = `wait-${Date.now()}`;
+  tenants.push(tenant);
   await setTenantBudget(stack.temporal.client, tenant, 0, { taskQueue: stack.taskQueue });
   const site = stack.service.siteUrl as string;
   const handle = await startPipeline(stack.temporal.client, {
@@ -53,6 +56,7 @@ test('waitForRaiseMs: a run waits while its tenant has no credits left and goes 
 
 test('a cancelled run releases its crawl hold on the tenant ledger at once', async () => {
   const tenant = `cancel-${Date.now()}`;
+  tenants.push(tenant);
   await setTenantBudget(stack.temporal.client, tenant, 100, { taskQueue: stack.taskQueue });
   const site = stack.service.siteUrl as string;
   const id = `tenant-cancel-${Date.now()}`;
@@ -68,4 +72,34 @@ test('a cancelled run releases its crawl hold on the tenant ledger at once', asy
   await until('the hold released', async () => (await tenantUsage(stack.temporal.client, tenant))?.held === 0);
   const usage = await tenantUsage(stack.temporal.client, tenant);
   assert.ok((usage?.used ?? -1) >= 0 && (usage?.used ?? 101) <= 100);
+});
+
+test('webdata tenants and webdata status --tenant show the ledgers and the runs', async () => {
+  const env = { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace };
+  // Spawned without blocking: this process hosts the worker that answers the CLI's queries.
+  const cli = (args: string[]) => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['bin/webdata.js', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+  // Visibility lists ledgers and runs a moment after they start: wait for both tenants.
+  let listed: Array<{ tenant: string; budget: number | null; held: number }> = [];
+  await until('both ledgers listed', async () => {
+    const r = await cli(['tenants', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    listed = JSON.parse(r.stdout) as typeof listed;
+    return tenants.every((t) => listed.some((u) => u.tenant === t));
+  }, 120_000);
+  assert.deepEqual(listed.filter((u) => tenants.includes(u.tenant)).map((u) => [u.tenant, u.budget, u.held]), [[tenants[1], 100, 0], [tenants[0], 10, 0]]);
+  const table = await cli(['tenants']);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, new RegExp(`^${tenants[0]}\\s+\\d{4}-\\d{2}\\s+\\d+\\s+0\\s+10\\s+\\d+$`, 'm'), table.stdout);
+  await until('the run listed under its tenant', async () => {
+    const r = await cli(['status', '--tenant', tenants[0], '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    return (JSON.parse(r.stdout) as Array<{ status: string }>).some((run) => run.status === 'COMPLETED');
+  }, 120_000);
 });
