@@ -281,6 +281,12 @@ frontend.namespaceRPS.visibility:
   - value: 100
 limit.maxIDLength:
   - value: 255
+# Task-queue fairness (server 1.29+): each tenant's fairnessKey gets its share of dispatch
+# (src/devserver/fairness.ts names the same keys for the dev server).
+matching.useNewMatcher:
+  - value: true
+matching.enableFairness:
+  - value: true
 YAML
 }
 

@@ -278,7 +278,7 @@ export async function consumer(connection: NativeConnection, temporal: Client): 
   const cliPath = /temporal CLI: (\S+)/.exec(cli)?.[1];
   if (!cliPath || !existsSync(cliPath)) throw new Error(`no Temporal CLI: ${cli}`);
   const port = await freePort();
-  const attrs = ['WebdataStage=Keyword', 'WebdataTargetHost=Keyword', 'WebdataPages=Int', 'WebdataCredits=Int', 'WebdataOutcome=Keyword'];
+  const attrs = ['WebdataStage=Keyword', 'WebdataTargetHost=Keyword', 'WebdataPages=Int', 'WebdataCredits=Int', 'WebdataOutcome=Keyword', 'WebdataTenant=Keyword'];
   await startChild('temporal', cliPath, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--http-port', String(await freePort()), 
     '--log-level', 'error', ...attrs.flatMap((a) => ['--search-attribute', a])], /./, {});
   const { match: svc } = await startChild('webdata-service', join(app, 'node_modules', '.bin', 'webdata-service'), ['--port', '0', '--site-port', '0', '--pages', '60'],

@@ -7,5 +7,5 @@
 // Run the workflows and activities with `webdata worker`, createWebDataWorker or webDataPlugin
 // (`webdata-temporal/worker`). The HTTP client alone is `webdata-temporal/api` (or `webdata-client`).
 export * from './client/index.js';
-export { SEARCH_ATTRIBUTES, STAGE, TARGET_HOST, PAGES, CREDITS, OUTCOME } from './search-attributes.js';
+export { SEARCH_ATTRIBUTES, STAGE, TARGET_HOST, PAGES, CREDITS, OUTCOME, TENANT } from './search-attributes.js';
 export { WebDataApiError, isWebDataApiError, type WebDataErrorKind } from 'webdata-client';

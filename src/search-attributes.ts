@@ -7,6 +7,8 @@ export const TARGET_HOST = defineSearchAttributeKey('WebdataTargetHost', SearchA
 export const PAGES = defineSearchAttributeKey('WebdataPages', SearchAttributeType.INT);
 export const CREDITS = defineSearchAttributeKey('WebdataCredits', SearchAttributeType.INT);
 export const OUTCOME = defineSearchAttributeKey('WebdataOutcome', SearchAttributeType.KEYWORD);
+/** The customer a run is for (input.tenant, `default` when unset). */
+export const TENANT = defineSearchAttributeKey('WebdataTenant', SearchAttributeType.KEYWORD);
 
 /** Every key the dev server must register (and a production cluster must create). */
-export const SEARCH_ATTRIBUTES = [STAGE, TARGET_HOST, PAGES, CREDITS, OUTCOME];
+export const SEARCH_ATTRIBUTES = [STAGE, TARGET_HOST, PAGES, CREDITS, OUTCOME, TENANT];

@@ -7,6 +7,7 @@ import { createEndpointActivities } from './endpoints.js';
 import { createJobActivities } from './jobs.js';
 import { createLinkActivities } from './links.js';
 import { createRobotsActivities, RobotsBook } from './robots.js';
+import { createTenantBudgetActivities } from './tenant-budget.js';
 
 export function createActivities(deps: ActivityDeps) {
   // One robots.txt cache for the filter and the collectors: fetched once per origin per run.
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLinkActivities(deps),
     ...createRobotsActivities(deps, robots),
     ...createChangeActivities(deps),
+    ...createTenantBudgetActivities(),
     ...collectors,
   };
 }

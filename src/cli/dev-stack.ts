@@ -8,7 +8,7 @@ import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { WebDataClient } from 'webdata-client';
-import { resolveTemporalCli } from '../devserver/index.js';
+import { fairnessDevServerArgs, resolveTemporalCli } from '../devserver/index.js';
 import { createLocalTestEnvironment } from '../devserver/local-env.js';
 import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
 import { createStore } from 'webdata-storage';
@@ -110,7 +110,8 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
         uiPort: ui ? options.uiPort : undefined,
         dbFilename: options.dbFilename,
         searchAttributes: SEARCH_ATTRIBUTES,
-        extraArgs: [...(options.temporalArgs ?? [])],
+        // Fairness on: runs of different tenants share the task queues (README "Many tenants").
+        extraArgs: [...fairnessDevServerArgs(), ...(options.temporalArgs ?? [])],
         log: { format: 'pretty', level: 'error' },
       },
     });

@@ -13,6 +13,9 @@ export const RUN_FLAGS_HELP = `Input (flags override single fields of --input an
   --interact-match RE        interact.match, with --interact-code JS [--interact-language node|python|bash]
                              or --interact-prompt TEXT
   --webhook-url URL          job events to this receiver (polling still guarantees completion)
+  --tenant NAME              tenant: the customer the run is for (fairness key, search attribute,
+                             metrics label); 1-64 of A-Z a-z 0-9 . _ -
+  --priority 1-5             priorityKey: Temporal priority of the run's tasks (1 first; default 3)
   --task-queue Q             worker task queue (default webdata)
   --workflow-id ID           workflow id (default webdata-<host>-<timestamp>)
   --dry-run                  print the merged, validated PipelineInput as JSON and exit (no connection)`;
@@ -27,7 +30,8 @@ export const HELP = `webdata: durable web data pipelines on Temporal
 
   webdata dev                         Temporal dev server + UI, local service + demo site, worker, webhook receiver
   webdata run <url> [options]         start a pipeline and show live progress (--json, --no-wait, --dry-run)
-  webdata status <workflow-id>        progress of a run (--json)
+  webdata status <workflow-id>        progress of a run (--json); --tenant NAME lists its runs
+  webdata tenants                     credits per tenant this month and their budgets
   webdata cancel <workflow-id>        cancel a run (jobs cancelled, sessions stopped)
   webdata schedule create|list|pause|unpause|delete
   webdata worker                      run a worker configured from WEBDATA_* and TEMPORAL_* variables
@@ -64,8 +68,11 @@ ${RUN_FLAGS_HELP}
 ${CONNECTION}`,
 
   status: `usage: webdata status <workflow-id> [--json]
+       webdata status --tenant NAME [--limit N] [--json]
 
-Shows the progress of a run (running or ended): stage, counts, credits.
+Shows the progress of a run (running or ended): stage, counts, credits. With --tenant: lists
+that tenant's runs (newest first, at most --limit, default 100) from the WebdataTenant search
+attribute.
 
 ${CONNECTION}`,
 
@@ -124,6 +131,10 @@ ${CONNECTION}`,
 
   export: `usage: webdata export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...] [--job JOB-ID]
                       [--follow [--workflow WORKFLOW-ID]]
+       webdata export --tenant NAME [--format ...] [--store ...]
+
+--tenant (instead of a run id): the documents of every completed run of that tenant (found by
+the WebdataTenant search attribute), newest run first.
 
 Writes a run's stored documents to stdout: JSON Lines ({url, markdown, jobId, kind, metadata})
 or one markdown file. The store is --store, else WEBDATA_STORE, else .data/store (the one
@@ -132,6 +143,16 @@ or one markdown file. The store is --store, else WEBDATA_STORE, else .data/store
 --follow keeps writing documents as the worker stores them while the run goes on, and ends
 when its workflow (--workflow, default the run id) has closed and every document is written.
 It reads Temporal as \`webdata status\` does.`,
+  tenants: `usage: webdata tenants [--tenant T] [--json]
+       webdata tenants --tenant T --set-budget N|none [--task-queue Q]
+
+Each tenant's credits this month (UTC): used (settled by its runs' stages), held (reserved by
+stages running now), its monthly budget and what is left. A run with input.tenant reserves a
+job's worst case on its tenant's ledger before it starts and settles the cost after; with no
+credits left it waits (budget.waitForRaiseMs, re-reading the ledger every 30 s), clamps or
+skips, as its own budget does. --set-budget sets the tenant's monthly budget (none: no budget).
+
+${CONNECTION}`,
   changes: `usage: webdata changes <series> [--run RUN-ID] [--diff] [--json] [--store DIR|postgres://...]
 
 What the latest completed run of a series found changed since the run before it: counts of

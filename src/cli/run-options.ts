@@ -23,6 +23,8 @@ export const runFlags = {
   'interact-language': { type: 'string' },
   'interact-prompt': { type: 'string' },
   'webhook-url': { type: 'string' },
+  tenant: { type: 'string' },
+  priority: { type: 'string' },
   'task-queue': { type: 'string' },
   'workflow-id': { type: 'string' },
   'dry-run': { type: 'boolean' },
@@ -96,6 +98,8 @@ export function inputFromFlags(url: string | undefined, v: Values): PipelineInpu
   const interact = input.interact as Obj | undefined;
   if (interact && interact.code === undefined && interact.prompt === undefined) interact.code = 'await page.title()';
   if (v['webhook-url'] !== undefined) input.webhookUrl = v['webhook-url'];
+  if (v.tenant !== undefined) input.tenant = v.tenant;
+  if (v.priority !== undefined) input.priorityKey = int('priority', v.priority);
   return JSON.parse(JSON.stringify(input)) as PipelineInput; // drops undefined members
 }
 

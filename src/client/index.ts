@@ -8,3 +8,6 @@ export * from './parse-documents.js';
 export type { ParseDocumentsProgress, ParseDocumentsResult, ParseDocumentsStatus, ParseFileFailure, ParseDocumentsCredits } from '../workflows/parse-documents.js';
 export type { ParseDocumentsInput, ParseDocumentsConfig } from '../workflows/parse-documents-input.js';
 export { ParseDocumentsInputError, MAX_PARSE_FILES } from '../workflows/parse-documents-input.js';
+export { listTenantRuns, tenantQuery, type TenantRun } from './tenant-runs.js';
+export { listTenantUsage, reserveTenantCredits, setTenantBudget, settleTenantCredits, tenantUsage, type LedgerOptions, type Reservation, type TenantUsage } from './tenants.js';
+export { DEFAULT_TENANT, priorityOf, tenantSchema } from '../workflows/tenant.js';

@@ -3,7 +3,8 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { parseDocuments, ParseDocumentsProgress, ParseDocumentsResult } from '../workflows/parse-documents.js';
 import { PARSE_DOCUMENTS_WORKFLOW_TYPE, parseProgressQuery } from '../workflows/definitions.js';
 import { parseParseDocumentsInput, type ParseDocumentsConfig, type ParseDocumentsInput } from '../workflows/parse-documents-input.js';
-import { OUTCOME, STAGE } from '../search-attributes.js';
+import { OUTCOME, STAGE, TENANT } from '../search-attributes.js';
+import { DEFAULT_TENANT, priorityOf } from '../workflows/tenant.js';
 import { DEFAULT_TASK_QUEUE } from './pipeline.js';
 
 export interface StartParseDocumentsOptions {
@@ -32,7 +33,9 @@ export async function startParseDocuments(client: Client, input: ParseDocumentsI
     workflowId: options.workflowId ?? `webdata-parse-${Date.now()}`,
     args: [input],
     staticSummary: summarizeParse(config),
+    priority: priorityOf(config),
     typedSearchAttributes: [
+      { key: TENANT, value: config.tenant ?? DEFAULT_TENANT },
       { key: STAGE, value: 'parse' },
       { key: OUTCOME, value: 'running' },
     ],

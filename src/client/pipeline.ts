@@ -4,7 +4,8 @@ import type { webDataPipeline } from '../workflows/pipeline.js';
 import { PIPELINE_WORKFLOW_TYPE, progressQuery, raiseBudgetUpdate, type PipelineProgress } from '../workflows/definitions.js';
 import { parsePipelineInput, type PipelineConfig, type PipelineInput } from '../workflows/input.js';
 import type { PipelineResult } from '../workflows/state.js';
-import { OUTCOME, STAGE, TARGET_HOST } from '../search-attributes.js';
+import { OUTCOME, STAGE, TARGET_HOST, TENANT } from '../search-attributes.js';
+import { DEFAULT_TENANT, priorityOf } from '../workflows/tenant.js';
 import { hostOf } from '../workflows/host.js';
 
 export const DEFAULT_TASK_QUEUE = 'webdata';
@@ -23,12 +24,14 @@ export type PipelineHandle = WorkflowHandle<typeof webDataPipeline>;
 export function summarize(config: PipelineConfig): string {
   const stages = ['map', 'select', 'crawl', 'batch', 'interact', ...(config.agent ? ['agent'] : []), 'support'].filter((s) => config.stages?.[s as keyof NonNullable<PipelineConfig['stages']>] !== false);
   const budget = config.budget ? ` · budget ${config.budget.credits}` : '';
-  return `${config.mode} ${hostOf(config.url)} · ${stages.join('→')}${budget}`;
+  const tenant = config.tenant ? `${config.tenant}: ` : '';
+  return `${tenant}${config.mode} ${hostOf(config.url)} · ${stages.join('→')}${budget}`;
 }
 
 /** Markdown details for the Temporal UI: the run's configuration, without secrets (there are none in input). */
 export function describe(config: PipelineConfig): string {
   const rows: Array<[string, unknown]> = [
+    ['tenant', config.tenant],
     ['url', config.url],
     ['mode', config.mode],
     ['select', config.select],
@@ -51,7 +54,9 @@ export async function startPipeline(client: Client, input: PipelineInput, option
     args: [input],
     staticSummary: summarize(config),
     staticDetails: describe(config),
+    priority: priorityOf(config),
     typedSearchAttributes: [
+      { key: TENANT, value: config.tenant ?? DEFAULT_TENANT },
       { key: TARGET_HOST, value: hostOf(config.url) },
       { key: STAGE, value: 'starting' },
       { key: OUTCOME, value: 'running' },

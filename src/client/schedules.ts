@@ -1,7 +1,11 @@
 // Recurring pipelines over Temporal Schedules.
-import { ScheduleOverlapPolicy, type Client, type ScheduleDescription, type ScheduleSummary } from '@temporalio/client';
+import { ScheduleOverlapPolicy, type Client, type ScheduleDescription, type ScheduleOptionsStartWorkflowAction, type ScheduleSummary } from '@temporalio/client';
+import type { Priority } from '@temporalio/common';
 import { PIPELINE_WORKFLOW_TYPE } from '../workflows/definitions.js';
+import type { webDataPipeline } from '../workflows/pipeline.js';
 import { parsePipelineInput, type PipelineInput } from '../workflows/input.js';
+import { TENANT } from '../search-attributes.js';
+import { DEFAULT_TENANT, priorityOf } from '../workflows/tenant.js';
 import { DEFAULT_TASK_QUEUE, describe, summarize } from './pipeline.js';
 
 export type OverlapPolicy = 'skip' | 'buffer_one' | 'buffer_all' | 'cancel_other' | 'terminate_other' | 'allow_all';
@@ -31,28 +35,36 @@ export interface SchedulePipelineOptions {
    * `series` = the schedule id, unless the input names one). Default true; false: plain runs.
    */
   trackChanges?: boolean;
+  /** The customer every run of this schedule is for; overrides input.tenant. */
+  tenant?: string;
 }
 
 export async function schedulePipeline(client: Client, input: PipelineInput, options: SchedulePipelineOptions): Promise<string> {
-  const tracked: PipelineInput = options.trackChanges === false || input.changes
-    ? input
-    : { ...input, changes: { series: options.scheduleId } };
+  // Validated with the rest of the input below (tenant: its rule, one line).
+  const named: PipelineInput = options.tenant === undefined ? input : { ...input, tenant: options.tenant };
+  const tracked: PipelineInput = options.trackChanges === false || named.changes
+    ? named
+    : { ...named, changes: { series: options.scheduleId } };
   const config = parsePipelineInput(tracked);
   if ((options.cron === undefined) === (options.every === undefined)) {
     throw new Error('schedule: exactly one of cron or every is required');
   }
+  // The SDK's types leave `priority` out of a schedule's action, but it sends it (1.24).
+  const action: ScheduleOptionsStartWorkflowAction<typeof webDataPipeline> & { priority: Priority } = {
+    type: 'startWorkflow',
+    workflowType: PIPELINE_WORKFLOW_TYPE,
+    args: [tracked],
+    taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
+    workflowId: `${options.scheduleId}-run`,
+    staticSummary: summarize(config),
+    staticDetails: describe(config),
+    priority: priorityOf(config),
+    typedSearchAttributes: [{ key: TENANT, value: config.tenant ?? DEFAULT_TENANT }],
+  };
   const handle = await client.schedule.create({
     scheduleId: options.scheduleId,
     spec: options.cron ? { cronExpressions: [options.cron] } : { intervals: [{ every: options.every as string }] },
-    action: {
-      type: 'startWorkflow',
-      workflowType: PIPELINE_WORKFLOW_TYPE,
-      args: [tracked],
-      taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
-      workflowId: `${options.scheduleId}-run`,
-      staticSummary: summarize(config),
-      staticDetails: describe(config),
-    },
+    action,
     policies: { overlap: OVERLAP[options.overlap ?? 'skip'], catchupWindow: '1 minute' },
     state: { paused: options.paused ?? false, note: options.note },
   });

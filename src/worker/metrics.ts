@@ -1,19 +1,25 @@
 // The package's own metrics, recorded through the Temporal runtime's MetricMeter so they leave
 // by the runtime's exporter (Prometheus or OTLP) next to the SDK's own: one endpoint for both.
 // With no exporter installed the runtime's meter is a no-op and so is all of this.
-//   webdata_http_requests{method,route,status}    requests to the service (status `none`: no response)
+//   webdata_http_requests{method,route,status,tenant}  requests to the service (status `none`: no response)
 //   webdata_http_request_duration_seconds{method,route}   seconds per request
-//   webdata_rate_limited{route}                   429 answers
+//   webdata_rate_limited{route,tenant}            429 answers
 //   webdata_retry_after_wait_seconds{route,status}  waits the service asked for (Retry-After)
-//   webdata_pages_stored{kind}                    documents newly written to the store
-// and, from the workflow interceptor (workflow-metrics.ts), webdata_credits{stage},
-// webdata_job_duration_seconds{kind}, webdata_pipeline_runs{status}, webdata_pipeline_duration_seconds{status}.
+//   webdata_pages_stored{kind,tenant}             documents newly written to the store
+// and, from the workflow interceptor (workflow-metrics.ts, through workflow-metrics-sink.ts),
+// webdata_credits{stage,tenant}, webdata_job_duration_seconds{kind},
+// webdata_pipeline_runs{status,tenant}, webdata_pipeline_duration_seconds{status}.
+// `tenant` is the run's tenant, bounded: past the first N distinct ones, `other` (tenant-labels.ts).
 // Durations are in seconds, like the runtime's own (useSecondsForDurations).
 import { fileURLToPath } from 'node:url';
 import type { MetricMeter } from '@temporalio/common';
 import { Runtime } from '@temporalio/worker';
 import type { WebDataClientOptions } from 'webdata-client';
 import type { DocumentStore } from 'webdata-storage';
+import type { InjectedSinks } from '@temporalio/worker';
+import { currentActivityTenant, tenantLabels } from './tenant-labels.js';
+import { workflowMetricsSinks } from './workflow-metrics-sink.js';
+import type { WebDataMetricsSinks } from './workflow-metrics-spec.js';
 
 /** The client's request observer (WebDataClientOptions.observer). */
 export type RequestObserver = NonNullable<WebDataClientOptions['observer']>;
@@ -26,6 +32,8 @@ export interface WebDataMetrics {
   readonly observer: RequestObserver;
   /** Counts documents a store call newly wrote, by kind (crawl, batch, interact, scrape...). */
   pagesStored(kind: string, count: number): void;
+  /** The worker's `sinks` for the workflow interceptor's metrics (WORKFLOW_METRICS_PATH). */
+  readonly workflowSinks: InjectedSinks<WebDataMetricsSinks>;
 }
 
 /** Metrics on `meter`; default the installed runtime's meter (a no-op without an exporter). */
@@ -36,17 +44,19 @@ export function createWebDataMetrics(meter: MetricMeter = Runtime.instance().met
   const retryAfter = meter.createHistogram('webdata_retry_after_wait_seconds', 'float', 's', 'Waits the service asked for in Retry-After');
   const stored = meter.createCounter('webdata_pages_stored', undefined, 'Documents newly written to the store');
   return {
+    workflowSinks: workflowMetricsSinks(meter),
     observer: {
       onResponse(o) {
         const status = o.status === undefined ? 'none' : String(o.status);
-        requests.add(1, { method: o.method, route: o.route, status });
+        const tenant = tenantLabels.label(currentActivityTenant());
+        requests.add(1, { method: o.method, route: o.route, status, tenant });
         duration.record(o.durationMs / 1000, { method: o.method, route: o.route });
-        if (o.status === 429) rateLimited.add(1, { route: `${o.method} ${o.route}` });
+        if (o.status === 429) rateLimited.add(1, { route: `${o.method} ${o.route}`, tenant });
         if (o.retryAfterMs !== undefined) retryAfter.record(Math.max(0, o.retryAfterMs) / 1000, { route: `${o.method} ${o.route}`, status });
       },
     },
     pagesStored(kind, count) {
-      if (count > 0) stored.add(count, { kind });
+      if (count > 0) stored.add(count, { kind, tenant: tenantLabels.label(currentActivityTenant()) });
     },
   };
 }

@@ -6,7 +6,9 @@
 import type { ReplayWorkerOptions, WorkerOptions, WorkerPlugin } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import type { ActivityDeps } from '../activities/deps.js';
+import { noopMetricMeter } from '@temporalio/common';
 import { createWebDataMetrics, withStoreMetrics, WORKFLOW_METRICS_PATH } from './metrics.js';
+import { workflowMetricsSinks } from './workflow-metrics-sink.js';
 import { WORKFLOWS_PATH } from './worker.js';
 
 export const PLUGIN_NAME = 'webdata-temporal';
@@ -30,7 +32,12 @@ export function webDataPlugin(deps: ActivityDeps, options: { metrics?: boolean }
       const metrics = options.metrics === false ? undefined : createWebDataMetrics();
       const activities = createActivities(metrics ? { ...deps, store: withStoreMetrics(deps.store, metrics) } : deps);
       // The user's own activities win a name clash: theirs are the more specific choice.
-      const configured = withWorkflows({ ...workerOptions, activities: { ...activities, ...workerOptions.activities } });
+      const configured = withWorkflows({
+        ...workerOptions,
+        activities: { ...activities, ...workerOptions.activities },
+        // Registered with metrics off too (a no-op meter): the ledger workflows report through it.
+        sinks: { ...(metrics?.workflowSinks ?? workflowMetricsSinks(noopMetricMeter)), ...workerOptions.sinks },
+      });
       if (!metrics || configured.workflowBundle) return configured;
       const interceptors = configured.interceptors;
       return { ...configured, interceptors: { ...interceptors, workflowModules: [...(interceptors?.workflowModules ?? []), WORKFLOW_METRICS_PATH] } };

@@ -9,9 +9,10 @@ import { readWorkerSettings, WorkerSettingsError, type WorkerSettings } from '..
 import { createWorkerLogger, formatLogLine } from './logging.js';
 import { combineObservers, createWebDataMetrics, WEBDATA_HISTOGRAM_BUCKETS, withStoreMetrics, WORKFLOW_METRICS_PATH, type WebDataMetrics } from './metrics.js';
 import { readOtlpSettings, startTracing, TracingUnavailableError, type OtlpSettings } from './tracing.js';
+import { workflowMetricsSinks } from './workflow-metrics-sink.js';
 import { createStore } from 'webdata-storage';
 import type { DocumentStore } from 'webdata-storage';
-import type { VersioningBehavior } from '@temporalio/common';
+import { noopMetricMeter, type VersioningBehavior } from '@temporalio/common';
 
 /** The workflows module, next to this one (.ts from sources, .js in the installed package). */
 export const WORKFLOWS_PATH = fileURLToPath(new URL(`../workflows/index${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
@@ -97,6 +98,8 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
       },
     } : {}),
     ...options.overrides,
+    // Registered with metrics off too (a no-op meter): the ledger workflows report through it.
+    sinks: { ...(metrics?.workflowSinks ?? workflowMetricsSinks(noopMetricMeter)), ...options.overrides?.sinks },
     ...(workflowModules ? { interceptors: { ...interceptors, workflowModules } } : {}),
   });
 }

@@ -1,11 +1,15 @@
 // Workflow interceptors (bundled with the workflows: deterministic, no Node built-ins) recording
-// the pipeline's metrics through the workflow's replay-safe metricMeter (nothing is recorded
-// while replaying, so a run counts once however often its history is replayed):
-//   webdata_credits{stage}                 credits of a finished run, by stage (its credit report)
+// the pipeline's metrics through the `webdataMetrics` sink (workflow-metrics-sink.ts), which the
+// worker records on its meter with the run's tenant as a bounded label. A sink is not called
+// while replaying, so a run counts once however often its history is replayed:
+//   webdata_credits{stage,tenant}              credits of a finished run, by stage (its credit report)
 //   webdata_job_duration_seconds{kind}         from a job's start to the end of its collection
-//   webdata_pipeline_runs{status}              finished runs (a continue-as-new is not a finish)
+//   webdata_pipeline_runs{status,tenant}       finished runs (a continue-as-new is not a finish)
 //   webdata_pipeline_duration_seconds{status}  the run's last execution, start to result
-import { metricMeter, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
+import { proxySinks, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
+import type { WebDataMetricsSinks } from './workflow-metrics-spec.js';
+
+const { webdataMetrics } = proxySinks<WebDataMetricsSinks>();
 
 const PIPELINE = 'webDataPipeline';
 const STARTS: Record<string, string> = { startCrawl: 'crawl', startBatchScrape: 'batch' };
@@ -29,11 +33,10 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
           const began = Date.now();
           const result = (await next(input)) as PipelineOutcome | undefined;
           const status = result?.status ?? 'unknown';
-          metricMeter.createCounter('webdata_pipeline_runs', undefined, 'Finished pipeline runs by status').add(1, { status });
-          metricMeter.createHistogram('webdata_pipeline_duration_seconds', 'float', 's', 'Duration of a pipeline run (its last execution)').record(Math.max(0, Date.now() - began) / 1000, { status });
-          const credits = metricMeter.createCounter('webdata_credits', undefined, 'Credits of finished runs by stage');
+          webdataMetrics.record('webdata_pipeline_runs', 1, { status });
+          webdataMetrics.record('webdata_pipeline_duration_seconds', Math.max(0, Date.now() - began) / 1000, { status });
           for (const [stage, amount] of Object.entries(result?.credits?.byStage ?? {})) {
-            if (typeof amount === 'number' && amount > 0) credits.add(Math.round(amount), { stage });
+            if (typeof amount === 'number' && amount > 0) webdataMetrics.record('webdata_credits', Math.round(amount), { stage });
           }
           return result;
         },
@@ -52,7 +55,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
             const kind = COLLECTS[input.activityType] ?? (followed && typeof args?.kind === 'string' ? args.kind : undefined);
             const since = kind && typeof args?.jobId === 'string' ? started.get(args.jobId) : undefined;
             if (kind && since !== undefined) {
-              metricMeter.createHistogram('webdata_job_duration_seconds', 'float', 's', 'Job duration from start to collected').record(Math.max(0, Date.now() - since) / 1000, { kind });
+              webdataMetrics.record('webdata_job_duration_seconds', Math.max(0, Date.now() - since) / 1000, { kind });
             }
           }
           return result;

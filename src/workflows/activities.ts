@@ -10,45 +10,46 @@ import {
   readRetryPolicy,
   supportRetryPolicy,
 } from '../activities/retry-policies.js';
+import { withRunPriority } from './run-priority.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
 // Quick GETs: a short deadline is also how fast a dead worker is noticed.
-export const reads = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: readRetryPolicy });
+export const reads = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: readRetryPolicy }));
 /** Map and link-list work: can take long on large sites, heartbeats so a dead worker is noticed fast. */
-export const lists = proxyActivities<Activities>({
+export const lists = withRunPriority(proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '15 seconds',
   retry: readRetryPolicy,
-});
+}));
 // A start is one quick POST (the job runs on the service), so a dead worker is noticed in 30 s.
-export const starts = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy });
+export const starts = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy }));
 /** Agent starts: no idempotency key on that route, so only retries that cannot start a second job. */
-export const agentStarts = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: agentStartRetryPolicy });
-export const collectors = proxyActivities<Activities>({
+export const agentStarts = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: agentStartRetryPolicy }));
+export const collectors = withRunPriority(proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   // A dead worker is noticed after this long; the retry resumes from the last heartbeat.
   heartbeatTimeout: '10 seconds',
   retry: collectorRetryPolicy,
-});
+}));
 /**
  * A job's follower (see activities/collect.ts followJob). Cancelled at continue-as-new, it
  * returns its cursor instead of failing; waiting for that answer carries the cursor on.
  */
-export const followers = proxyActivities<Activities>({
+export const followers = withRunPriority(proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '10 seconds',
   retry: collectorRetryPolicy,
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-});
-export const browser = proxyActivities<Activities>({
+}));
+export const browser = withRunPriority(proxyActivities<Activities>({
   startToCloseTimeout: '6 minutes',
   heartbeatTimeout: '15 seconds',
   retry: interactRetryPolicy,
-});
-export const cleanup = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: cleanupRetryPolicy });
-export const support = proxyActivities<Activities>({
+}));
+export const cleanup = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: cleanupRetryPolicy }));
+export const support = withRunPriority(proxyActivities<Activities>({
   startToCloseTimeout: '90 seconds',
   heartbeatTimeout: '15 seconds',
   retry: supportRetryPolicy,
-});
+}));

@@ -3,9 +3,14 @@ import { condition } from '@temporalio/workflow';
 import { reads } from './activities.js';
 import { remaining } from './credit-guard.js';
 import type { PipelineRuntime } from './runtime.js';
+import { ledgerTenant, tenantCreditsLeft, TENANT_RECHECK_MS } from './tenant-budget.js';
 
-/** Credits this run may still spend, including the team's monthly cap when one is set. */
+/** Credits this run may still spend: its budget, its tenant's monthly budget, the team's monthly cap. */
 export async function creditsLeft(pipeline: PipelineRuntime): Promise<number> {
+  return Math.min(await runCreditsLeft(pipeline), await tenantCreditsLeft(pipeline));
+}
+
+async function runCreditsLeft(pipeline: PipelineRuntime): Promise<number> {
   const cap = pipeline.state.config.budget?.monthlyCap;
   if (cap === undefined) return remaining(pipeline.state.credits);
   const snapshot = await reads.creditSnapshot.executeWithOptions({ summary: 'monthly credit usage' }, []);
@@ -24,13 +29,17 @@ export async function awaitCredits(pipeline: PipelineRuntime, need: number): Pro
   if (waitMs <= 0) return false;
   pipeline.status = 'running';
   pipeline.publish();
-  const raisedBefore = pipeline.budgetRaised;
+  let raisedBefore = pipeline.budgetRaised;
+  // A tenant's budget is raised on its ledger, which signals no run: re-read it now and then.
+  const recheckMs = ledgerTenant(pipeline) === undefined ? undefined : TENANT_RECHECK_MS;
   // Wake on every raise and re-check (the monthly cap needs a fresh read).
   let deadlineLeft = waitMs;
   while (deadlineLeft > 0) {
     const started = Date.now();
-    const raised = await condition(() => pipeline.budgetRaised !== raisedBefore, deadlineLeft);
-    if (!raised) return false;
+    const raised = await condition(() => pipeline.budgetRaised !== raisedBefore, Math.min(deadlineLeft, recheckMs ?? deadlineLeft));
+    if (!raised && recheckMs === undefined) return false;
+    // Tenant runs wait for the next raise after this one (an insufficient raise does not spin).
+    if (recheckMs !== undefined) raisedBefore = pipeline.budgetRaised;
     if ((await creditsLeft(pipeline)) >= need) return true;
     deadlineLeft -= Date.now() - started;
   }

@@ -1,3 +1,4 @@
 // Workflow entry points registered by the worker (bundled by Temporal's webpack bundler).
 export { webDataPipeline } from './pipeline.js';
 export { parseDocuments } from './parse-documents.js';
+export { webdataTenantLedger } from './tenant-ledger.js';

@@ -15,6 +15,7 @@ import {
   checkCodeOrPrompt,
   interactRequestShape,
 } from 'webdata-contract';
+import { priorityKeySchema, tenantSchema } from './tenant.js';
 
 export const STAGES = ['map', 'select', 'crawl', 'batch', 'interact', 'agent', 'support'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -61,6 +62,10 @@ export const pipelineInputSchema = z.strictObject({
   stages: z.strictObject(Object.fromEntries(STAGES.map((s) => [s, z.boolean().optional()])) as Record<StageName, z.ZodOptional<z.ZodBoolean>>).optional(),
   /** Document store run id; defaults to the workflow id. */
   runId: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, { error: 'must be 1-128 letters, digits, dot, dash or underscore' }).optional(),
+  /** The customer this run is for: its fairness key, search attribute, metrics label and monthly budget. */
+  tenant: tenantSchema.optional(),
+  /** Temporal priority of the run's tasks: 1 (first) to 5 (last); default 3. */
+  priorityKey: priorityKeySchema.optional(),
   map: mapRequestSchema.omit({ url: true, origin: true, integration: true }).optional(),
   select: z.strictObject({
     include: z.array(pathPatternSchema).optional(),

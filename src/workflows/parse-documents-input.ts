@@ -4,6 +4,7 @@
 // before anything is parsed or spent.
 import { z } from 'zod';
 import { formatIssues, parseOptionsSchema } from 'webdata-contract';
+import { priorityKeySchema, tenantSchema } from './tenant.js';
 
 /** Files a run may list: the list travels in each continue-as-new, so it stays small. */
 export const MAX_PARSE_FILES = 10_000;
@@ -45,6 +46,10 @@ export const parseDocumentsInputSchema = z.strictObject({
   options: parseOptionsSchema.optional(),
   /** Document store run id; defaults to the workflow id. */
   runId: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, { error: 'must be 1-128 letters, digits, dot, dash or underscore' }).optional(),
+  /** The customer this run is for (fairness key, search attribute, metrics label). */
+  tenant: tenantSchema.optional(),
+  /** Temporal priority of the run's tasks: 1 (first) to 5 (last); default 3. */
+  priorityKey: priorityKeySchema.optional(),
   budget: z.strictObject({
     /** Credits the run may spend: no file is started whose estimated cost would pass it. */
     credits: z.number().int().min(0),

@@ -24,6 +24,7 @@ import { parseRetryPolicy } from '../activities/retry-policies.js';
 import { CREDITS, OUTCOME, PAGES } from '../search-attributes.js';
 import { reads } from './activities.js';
 import { parseProgressQuery } from './definitions.js';
+import { withRunPriority } from './run-priority.js';
 import {
   filePath,
   parseParseDocumentsInput,
@@ -132,12 +133,12 @@ export async function parseDocuments(input: ParseDocumentsInput, carried?: Parse
   };
   const total = config.files.length;
   const perFile = pageCredits(config.options?.formats);
-  const parses = proxyActivities<Activities>({
+  const parses = withRunPriority(proxyActivities<Activities>({
     // A 50 MB upload and its conversion; the activity heartbeats while it waits.
     startToCloseTimeout: '10 minutes',
     heartbeatTimeout: '30 seconds',
     retry: parseRetryPolicy(config.maxAttempts),
-  });
+  }));
   let running = 0;
   let status: ParseDocumentsStatus = 'running';
   const skipped = () => (status === 'running' ? (state.stopped ? total - state.next : 0) : total - state.done - state.failed);

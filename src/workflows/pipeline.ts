@@ -17,6 +17,7 @@ import { jobEventSignal, progressQuery, raiseBudgetUpdate } from './definitions.
 import { parsePipelineInput, PipelineInputError, stageEnabled, type PipelineInput, type StageName } from './input.js';
 import { failureText, NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from './report-notes.js';
 import { PipelineRuntime } from './runtime.js';
+import { settleCancelledStages, settleStage } from './tenant-budget.js';
 import { runAgent } from './stages/agent.js';
 import { runBatch } from './stages/batch.js';
 import { runCrawl } from './stages/crawl.js';
@@ -144,20 +145,26 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
       if (outcome.kind === 'failed') outcome = await repair(pipeline, stage, outcome);
       if (outcome.kind === 'continue-as-new') return await handOver(input, state);
       settle(pipeline, stage, outcome);
+      // The tenant's ledger records what the stage cost and releases the job's hold.
+      if (report.credits > 0 || stage === 'crawl' || stage === 'batch') await settleStage(pipeline, stage, report.credits);
       log.info('stage finished', { stage, status: report.status, documents: report.documents, credits: report.credits, ...(report.reason ? { reason: report.reason } : {}) });
       state.next += 1;
     }
   } catch (err) {
     if (isCancellation(err)) {
       pipeline.status = 'cancelled';
+      const cancelled: Array<[string, number]> = [];
       // What was running when the run was cancelled shows as cancelled, not running forever.
-      for (const report of Object.values(state.reports)) {
+      for (const [stage, report] of Object.entries(state.reports)) {
         if (report?.status === 'running') {
           report.status = 'cancelled';
           report.reason ??= 'run cancelled';
+          cancelled.push([stage, report.credits]);
         }
       }
       pipeline.publish();
+      // The tenant's ledger: a cancelled stage's hold is released and what it spent recorded.
+      await settleCancelledStages(pipeline, cancelled);
     }
     throw err;
   }

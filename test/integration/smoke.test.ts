@@ -44,7 +44,7 @@ test('a real `temporal server start-dev` process serves the test environment', a
   const info = await env.connection.workflowService.getSystemInfo({});
   assert.ok(info.serverVersion, 'server answered without a version');
   const attrs = await env.connection.operatorService.listSearchAttributes({ namespace: env.namespace ?? 'default' });
-  for (const name of ['WebdataStage', 'WebdataTargetHost', 'WebdataPages', 'WebdataCredits', 'WebdataOutcome']) {
+  for (const name of ['WebdataStage', 'WebdataTargetHost', 'WebdataPages', 'WebdataCredits', 'WebdataOutcome', 'WebdataTenant']) {
     assert.ok(name in attrs.customAttributes, `search attribute ${name} not registered`);
   }
 });

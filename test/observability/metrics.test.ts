@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { request } from 'undici';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import { startPipeline } from '../../src/client/pipeline.js';
+import { listTenantRuns } from '../../src/client/tenant-runs.js';
+import { TENANT } from '../../src/search-attributes.js';
 import { freeLoopbackPort } from '../../src/devserver/index.js';
 import type { PipelineResult } from '../../src/workflows/state.js';
 import { startStack } from '../helpers/stack.js';
@@ -67,7 +69,7 @@ describe('Prometheus metrics of a pipeline run', () => {
     const site = stack.service.siteUrl as string;
     const handle = await startPipeline(
       stack.temporal.client,
-      { url: `${site}/`, select: { include: ['^/docs'] }, crawl: { limit: 8, maxDiscoveryDepth: 2 }, stages: { interact: false, support: false } },
+      { url: `${site}/`, tenant: 'acme', priorityKey: 2, select: { include: ['^/docs'] }, crawl: { limit: 8, maxDiscoveryDepth: 2 }, stages: { interact: false, support: false } },
       { taskQueue, workflowId: `observe-metrics-${Date.now()}` },
     );
     runId = handle.workflowId;
@@ -112,9 +114,34 @@ describe('Prometheus metrics of a pipeline run', () => {
     assert.equal(jobCount?.value, 1, 'one crawl job duration');
     const runSum = samples.find((s) => /^webdata_pipeline_duration_seconds_sum$/.test(s.name) && s.labels.status === 'completed');
     assert.ok((runSum?.value ?? 0) > 0, 'run duration recorded');
+    // Labelled by the run's tenant: requests, pages stored, credits, finished runs.
+    assert.ok(sum(counter(samples, 'webdata_http_requests', { method: 'POST', route: '/v2/crawl', tenant: 'acme' })) === 1, 'requests carry the tenant');
+    assert.equal(sum(counter(samples, 'webdata_pages_stored', { tenant: 'acme' })), counts.documents, 'pages stored carry the tenant');
+    assert.equal(sum(counter(samples, 'webdata_credits', { tenant: 'acme' })), result.credits.spent, 'credits carry the tenant');
+    assert.equal(sum(counter(samples, 'webdata_pipeline_runs', { status: 'completed', tenant: 'acme' })), 1, 'the run counted under its tenant');
+
     // No 429 in this run: the rate-limit counter is absent or zero.
     assert.equal(sum(counter(samples, 'webdata_rate_limited')), 0);
     assert.ok(!text.includes(stack.service.apiKey), 'the API key is on the metrics endpoint');
+  });
+
+  test('the run and every activity it scheduled carry priority fairnessKey = tenant; WebdataTenant lists it', async () => {
+    const handle = stack.temporal.client.workflow.getHandle(runId);
+    const description = await handle.describe();
+    assert.equal(description.typedSearchAttributes.get(TENANT), 'acme');
+    const history = await handle.fetchHistory();
+    const started = history.events?.find((e) => e.workflowExecutionStartedEventAttributes)?.workflowExecutionStartedEventAttributes;
+    assert.equal(started?.priority?.fairnessKey, 'acme');
+    assert.equal(started?.priority?.priorityKey, 2);
+    const scheduled = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes] : []));
+    assert.ok(scheduled.length >= 3, `activities scheduled: ${scheduled.length}`);
+    for (const a of scheduled) {
+      assert.equal(a.priority?.fairnessKey, 'acme', `${a.activityType?.name} carries the tenant`);
+      assert.equal(a.priority?.priorityKey, 2, `${a.activityType?.name} carries the priority key`);
+    }
+    const listed = await listTenantRuns(stack.temporal.client, 'acme');
+    assert.ok(listed.some((r) => r.workflowId === runId && r.status === 'COMPLETED'), JSON.stringify(listed));
+    assert.deepEqual(await listTenantRuns(stack.temporal.client, 'nobody'), []);
   });
 
   test('the worker log: one JSON object per line, stage transitions from the workflow, no bundler statistics at INFO', async () => {

@@ -21,8 +21,9 @@ export async function exportCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { format: { type: 'string' }, store: { type: 'string' }, job: { type: 'string' }, follow: { type: 'boolean' }, workflow: { type: 'string' } },
+    options: { format: { type: 'string' }, store: { type: 'string' }, job: { type: 'string' }, follow: { type: 'boolean' }, workflow: { type: 'string' }, tenant: { type: 'string' } },
   });
+  if (values.tenant !== undefined) return exportTenant(values.tenant, positionals, values);
   const runId = positionals[0];
   const format = values.format ?? 'jsonl';
   if (!runId || positionals.length > 1) throw new UsageError('one run id is required: webdata export <run-id> [--format jsonl|markdown] [--store <folder|postgres://...>] [--job <job-id>]');
@@ -65,6 +66,43 @@ export async function exportCommand(argv: string[]): Promise<number> {
     await store.close().catch(() => {});
     await conn?.close();
   }
+}
+
+/**
+ * `webdata export --tenant T`: the documents of each completed run of the tenant, newest first,
+ * one `webdata export <run-id>` after the other (a run's store id is in its result).
+ */
+async function exportTenant(tenant: string, positionals: string[], values: { format?: string; store?: string; job?: string; follow?: boolean }): Promise<number> {
+  if (positionals.length > 0 || values.job !== undefined || values.follow) {
+    throw new UsageError('--tenant exports every completed run of the tenant: give no run id, --job or --follow (webdata export --tenant NAME [--format ...] [--store ...])');
+  }
+  const { listTenantRuns, tenantQuery } = await import('../../client/tenant-runs.js');
+  try {
+    tenantQuery(tenant);
+  } catch (err) {
+    throw new UsageError(`--${(err as Error).message}`);
+  }
+  const conn = await connectClient();
+  const storeIds: string[] = [];
+  try {
+    for (const run of await listTenantRuns(conn.client, tenant, { completedOnly: true, limit: 10_000 })) {
+      const result = (await conn.client.workflow.getHandle(run.workflowId, run.runId).result()) as { runId?: unknown } | undefined;
+      storeIds.push(typeof result?.runId === 'string' ? result.runId : run.workflowId);
+    }
+  } finally {
+    await conn.close();
+  }
+  if (storeIds.length === 0) throw new CliError(`no completed runs of tenant ${tenant} in namespace ${conn.namespace}`);
+  const flags = [...(values.format ? ['--format', values.format] : []), ...(values.store ? ['--store', values.store] : [])];
+  for (const id of storeIds) {
+    try {
+      await exportCommand([id, ...flags]);
+    } catch (err) {
+      // A completed run that stored nothing (every stage skipped) is not an error here.
+      if (!(err instanceof CliError && err.message.startsWith('no documents stored'))) throw err;
+    }
+  }
+  return 0;
 }
 
 /** True once the workflow (the latest run of its chain) is no longer running. */

@@ -15,7 +15,8 @@ function oneId(command: string, positionals: string[]): string {
 }
 
 export async function statusCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, tenant: { type: 'string' }, limit: { type: 'string' } } });
+  if (values.tenant !== undefined) return tenantStatus(values.tenant, positionals, values);
   const id = oneId('status', positionals);
   const conn = await connectClient();
   try {
@@ -27,6 +28,38 @@ export async function statusCommand(argv: string[]): Promise<number> {
       throw err;
     }
     console.log(values.json ? JSON.stringify(progress) : renderProgress(progress).join('\n'));
+    return 0;
+  } finally {
+    await conn.close();
+  }
+}
+
+/** `webdata status --tenant T`: the tenant's runs, newest first. */
+async function tenantStatus(tenant: string, positionals: string[], values: { json?: boolean; limit?: string }): Promise<number> {
+  if (positionals.length > 0) throw new UsageError('--tenant lists runs: give no workflow id (webdata status --tenant NAME [--limit N])');
+  const limit = values.limit === undefined ? 100 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit: must be a whole number of 1 or more, got "${values.limit}"`);
+  const { listTenantRuns, tenantQuery } = await import('../../client/tenant-runs.js');
+  try {
+    tenantQuery(tenant);
+  } catch (err) {
+    throw new UsageError(`--${(err as Error).message}`);
+  }
+  const conn = await connectClient();
+  try {
+    const runs = await listTenantRuns(conn.client, tenant, { limit });
+    if (values.json) {
+      console.log(JSON.stringify(runs));
+      return 0;
+    }
+    if (runs.length === 0) {
+      console.log(`no runs of tenant ${tenant} in namespace ${conn.namespace}`);
+      return 0;
+    }
+    console.log(`runs of tenant ${tenant} (newest first):`);
+    for (const r of runs) {
+      console.log(`  ${r.workflowId}  ${r.status.toLowerCase()}  stage ${r.stage ?? '-'}  ${r.pages ?? 0} pages  ${r.credits ?? 0} credits  started ${r.startTime.toISOString()}`);
+    }
     return 0;
   } finally {
     await conn.close();

@@ -1,0 +1,38 @@
+// Every activity a run schedules carries the run's Temporal priority, fairnessKey = its tenant, so
+// a fairness-enabled task queue interleaves tenants' activities instead of serving the biggest
+// backlog first. The server also lets activities inherit it; set explicitly it survives a
+// continue-as-new, and a run started without priority still gets its tenant from the search attribute.
+import { patched, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import type { Priority } from '@temporalio/common';
+import { TENANT } from '../search-attributes.js';
+
+/** Patch id: histories recorded before activities carried a priority replay without one. */
+export const ACTIVITY_PRIORITY = 'activity-priority';
+
+/** The run's priority for its activities, or undefined when it names no tenant (or replays an older history). */
+export function runPriority(): Priority | undefined {
+  const info = workflowInfo();
+  const tenant = info.priority?.fairnessKey || info.typedSearchAttributes.get(TENANT);
+  if (!tenant || !patched(ACTIVITY_PRIORITY)) return undefined;
+  const priorityKey = info.priority?.priorityKey;
+  return { fairnessKey: tenant, ...(priorityKey ? { priorityKey } : {}) };
+}
+
+type ActivityCall = ((...args: unknown[]) => Promise<unknown>) & {
+  executeWithOptions(options: ActivityOptions, args: unknown[]): Promise<unknown>;
+};
+
+/** The proxy, with the run's priority added to each call's options (a call's own options win). */
+export function withRunPriority<T extends object>(activities: T): T {
+  return new Proxy(activities, {
+    get(target, name) {
+      const plain = Reflect.get(target, name) as ActivityCall | undefined;
+      if (typeof plain !== 'function') return plain;
+      const executeWithOptions = (options: ActivityOptions, args: unknown[]) => {
+        const priority = runPriority();
+        return plain.executeWithOptions(priority ? { priority, ...options } : options, args);
+      };
+      return Object.assign((...args: unknown[]) => executeWithOptions({}, args), { executeWithOptions });
+    },
+  });
+}
