@@ -6,6 +6,7 @@ import type { ActivityDeps } from './deps.js';
 import { createEndpointActivities } from './endpoints.js';
 import { createJobActivities } from './jobs.js';
 import { createLinkActivities } from './links.js';
+import { createMonitorActivities } from './monitor.js';
 import { createRobotsActivities, RobotsBook } from './robots.js';
 
 export function createActivities(deps: ActivityDeps) {
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLinkActivities(deps),
     ...createRobotsActivities(deps, robots),
     ...createChangeActivities(deps),
+    ...createMonitorActivities(deps),
     ...collectors,
   };
 }
@@ -29,6 +31,7 @@ export { IdempotencyMemory, type IdempotencySupport } from './idempotency.js';
 export { urlKey, sameUrl } from './url-key.js';
 export { DEFAULT_ROBOTS_USER_AGENT } from './robots.js';
 export { contentHash, seriesRuns, seriesStoreRun, REMOVED_LIST, CHANGES_SIGNATURE_HEADER, type SeriesRunEntry, type ChangeKind, type ContentCopy } from './changes.js';
+export { recordMonitorCheck, monitorSeriesName, monitorCheckRunId, type MonitorCheckRecord, type MonitorCheckRecordInput } from './monitor-series.js';
 export { toActivityFailure, mapFailures, isRetryableKind } from './failures.js';
 export * from './retry-policies.js';
 export type * from './types.js';
