@@ -57,6 +57,8 @@ export const MAX_ACTIVITY_LIMIT = 100;
 export const MAX_AGENT_PROMPT = 10_000;
 /** URLs an agent request may name (the hosted service names no limit; extract's is 10). */
 export const MAX_AGENT_URLS = 100;
+/** Agent `model` values of the hosted service (contract notes, 2026); spark-1-pro is its default. */
+export const AGENT_MODELS = ['spark-1-pro', 'spark-1-mini', 'spark-2'] as const;
 export const MAX_EXTRACT_URLS = 10;
 
 // Parse (contract notes): one uploaded file, up to 50 MB.
