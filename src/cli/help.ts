@@ -12,6 +12,8 @@ export const RUN_FLAGS_HELP = `Input (flags override single fields of --input an
   --skip STAGES              switch stages off: map,select,crawl,batch,interact,agent,support
   --interact-match RE        interact.match, with --interact-code JS [--interact-language node|python|bash]
                              or --interact-prompt TEXT
+  --agent-prompt TEXT        agent.prompt: one agent job after the pages are stored, with
+                             --agent-model spark-1-pro|spark-1-mini|spark-2 and --agent-max-credits N
   --webhook-url URL          job events to this receiver (polling still guarantees completion)
   --task-queue Q             worker task queue (default webdata)
   --workflow-id ID           workflow id (default webdata-<host>-<timestamp>)
