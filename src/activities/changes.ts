@@ -39,7 +39,7 @@ export interface ContentCopy {
 const PAGE_KINDS = new Set(['crawl', 'batch']);
 export const REMOVED_LIST = 'removed';
 export const CHANGES_SIGNATURE_HEADER = 'x-webdata-signature';
-const SERIES_JOB = 'runs';
+export const SERIES_JOB = 'runs';
 /** URLs per kind carried in results and the webhook (the store has them all). */
 const SAMPLE = 20;
 

@@ -6,6 +6,7 @@ import type { ActivityDeps } from './deps.js';
 import { createEndpointActivities } from './endpoints.js';
 import { createJobActivities } from './jobs.js';
 import { createLinkActivities } from './links.js';
+import { createMonitorActivities } from './monitor.js';
 import { createRobotsActivities, RobotsBook } from './robots.js';
 import { createTenantBudgetActivities } from './tenant-budget.js';
 
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRobotsActivities(deps, robots),
     ...createChangeActivities(deps),
     ...createTenantBudgetActivities(),
+    ...createMonitorActivities(deps),
     ...collectors,
   };
 }
@@ -31,6 +33,7 @@ export { IdempotencyMemory, type IdempotencySupport } from './idempotency.js';
 export { urlKey, sameUrl } from 'webdata-contract';
 export { DEFAULT_ROBOTS_USER_AGENT } from './robots.js';
 export { contentHash, seriesRuns, seriesStoreRun, REMOVED_LIST, CHANGES_SIGNATURE_HEADER, type SeriesRunEntry, type ChangeKind, type ContentCopy } from './changes.js';
+export { recordMonitorCheck, monitorSeriesName, monitorCheckRunId, type MonitorCheckRecord, type MonitorCheckRecordInput } from './monitor-series.js';
 export { toActivityFailure, mapFailures, isRetryableKind } from './failures.js';
 export * from './retry-policies.js';
 export type * from './types.js';

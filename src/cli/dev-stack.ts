@@ -13,7 +13,8 @@ import { createLocalTestEnvironment } from '../devserver/local-env.js';
 import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
 import { createStore } from 'webdata-storage';
 import type { DocumentStore } from 'webdata-storage';
-import { startWebhookServer, type WebhookServer } from '../webhooks/index.js';
+import { startWebhookServer, type MonitorCheckDelivery, type WebhookServer } from '../webhooks/index.js';
+import { recordMonitorCheck } from '../activities/monitor-series.js';
 import { createWebDataWorker } from '../worker.js';
 
 export interface DevStackOptions {
@@ -133,9 +134,6 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     const apiKey = mainTeam.apiKeys[0];
     const webhookSecret = mainTeam.webhookSecret ?? '';
 
-    const client = env.client;
-    const webhook = await startWebhookServer({ client, port: options.webhookPort, secret: webhookSecret || undefined, log });
-    closers.push(() => webhook.close());
 
     let storeSpec = options.store;
     if (!storeSpec) {
@@ -147,6 +145,12 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     closers.push(() => store.close());
     const api = new WebDataClient({ apiKey, baseUrl: service.url });
     closers.push(() => api.close());
+
+    const client = env.client;
+    // Monitor checks the service reports are recorded as change-report runs in the same store.
+    const onMonitorCheck = (check: MonitorCheckDelivery) => recordMonitorCheck({ client: api, store }, check);
+    const webhook = await startWebhookServer({ client, port: options.webhookPort, secret: webhookSecret || undefined, log, onMonitorCheck });
+    closers.push(() => webhook.close());
 
     const taskQueue = options.taskQueue ?? 'webdata';
     let worker: Worker | undefined;

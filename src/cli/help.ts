@@ -12,6 +12,8 @@ export const RUN_FLAGS_HELP = `Input (flags override single fields of --input an
   --skip STAGES              switch stages off: map,select,crawl,batch,interact,agent,support
   --interact-match RE        interact.match, with --interact-code JS [--interact-language node|python|bash]
                              or --interact-prompt TEXT
+  --agent-prompt TEXT        agent.prompt: one agent job after the pages are stored, with
+                             --agent-model spark-1-pro|spark-1-mini|spark-2 and --agent-max-credits N
   --webhook-url URL          job events to this receiver (polling still guarantees completion)
   --tenant NAME              tenant: the customer the run is for (fairness key, search attribute,
                              metrics label); 1-64 of A-Z a-z 0-9 . _ -
@@ -38,6 +40,7 @@ export const HELP = `webdata: durable web data pipelines on Temporal
   webdata webhooks --port N           run the webhook receiver (signals runs when jobs end)
   webdata export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...] [--follow]
   webdata changes <series> [--diff]   what the latest run of a series (a schedule) found changed
+  webdata monitor create|list|run|checks|delete   the service's own recurring checks (/v2/monitor)
   webdata parse <file>... [options]   parse PDF, DOCX, HTML and text files into the store (parseDocuments)
 
 \`webdata <command> --help\` shows a command's options.
@@ -159,6 +162,19 @@ What the latest completed run of a series found changed since the run before it:
 new, changed, unchanged and removed pages, their URLs and, with --diff, a unified diff of each
 changed page. A schedule's series is its id (input.changes.series names another). --run picks
 another run of the series. The store is --store, else WEBDATA_STORE, else .data/store.`,
+  monitor: `usage: webdata monitor create <name> <url>... [--crawl] [--every TEXT | --cron EXPR] [--timezone TZ]
+                              [--webhook URL] [--series NAME] [--crawl-limit N] [--retention-days N]
+       webdata monitor list | run <monitor-id> [--wait] | checks <monitor-id> [--check CHECK-ID] | delete <monitor-id>
+
+The service's own recurring checks (POST /v2/monitor): the service scrapes the URLs (or, with
+--crawl, crawls each one) on its schedule and reports per page new, changed, same, removed or
+error against its previous check. --every takes "every 15 minutes", "every 6 hours", "daily"...;
+--cron a cron expression (--timezone, default UTC). With --webhook the service posts
+monitor.check.completed there; a \`webdata webhooks\` receiver (or \`webdata dev\`'s) records
+each check as a run of the series --series (default monitor-<id>) that \`webdata changes\` reads.
+run --wait waits for the check to finish; checks --check lists one check's pages. --json for
+machine output. Needs WEBDATA_API_URL and WEBDATA_API_KEY; no Temporal. A server without
+monitor routes (the open-source server) answers one line pointing at \`webdata schedule\`.`,
   parse: `usage: webdata parse <file>... [--budget N] [--concurrency N] [--attempts N] [--formats LIST]
                      [--run-id ID] [--task-queue Q] [--workflow-id ID] [--json] [--no-wait]
 

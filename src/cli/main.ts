@@ -27,6 +27,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'schedule': return await (await import('./commands/schedule.js')).scheduleCommand(rest);
       case 'export': return await (await import('./commands/export.js')).exportCommand(rest);
       case 'changes': return await (await import('./commands/changes.js')).changesCommand(rest);
+      case 'monitor': return await (await import('./commands/monitor.js')).monitorCommand(rest);
       case 'webhooks': return await (await import('./commands/webhooks.js')).webhooksCommand(rest);
       case 'parse': return await (await import('./commands/parse.js')).parseCommand(rest);
       case 'tenants': return await (await import('./commands/tenants.js')).tenantsCommand(rest);

@@ -22,6 +22,9 @@ export const runFlags = {
   'interact-code': { type: 'string' },
   'interact-language': { type: 'string' },
   'interact-prompt': { type: 'string' },
+  'agent-prompt': { type: 'string' },
+  'agent-model': { type: 'string' },
+  'agent-max-credits': { type: 'string' },
   'webhook-url': { type: 'string' },
   tenant: { type: 'string' },
   priority: { type: 'string' },
@@ -97,6 +100,9 @@ export function inputFromFlags(url: string | undefined, v: Values): PipelineInpu
   setField(input, 'interact', 'language', v['interact-language']);
   const interact = input.interact as Obj | undefined;
   if (interact && interact.code === undefined && interact.prompt === undefined) interact.code = 'await page.title()';
+  setField(input, 'agent', 'prompt', v['agent-prompt']);
+  setField(input, 'agent', 'model', v['agent-model']);
+  setField(input, 'agent', 'maxCredits', int('agent-max-credits', v['agent-max-credits']));
   if (v['webhook-url'] !== undefined) input.webhookUrl = v['webhook-url'];
   if (v.tenant !== undefined) input.tenant = v.tenant;
   if (v.priority !== undefined) input.priorityKey = int('priority', v.priority);

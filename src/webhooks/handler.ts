@@ -1,8 +1,9 @@
 // Webhook receiver: checks the signature over the raw body (when a secret is configured),
 // refuses malformed bodies, drops duplicates, then signals the workflow named in the webhook
 // metadata. Only job-level events of crawl and batch scrape jobs become signals; page events
-// and every other kind (extract.*, agent.*, monitor.*, kinds added later) are acknowledged and
-// dropped, so history never grows with pages and a new kind never earns a retry storm.
+// and every other kind (extract.*, agent.*, kinds added later) are acknowledged and dropped, so
+// history never grows with pages and a new kind never earns a retry storm. A service monitor's
+// `monitor.check.completed` is recorded as a change-report run when `onMonitorCheck` is given.
 // Answers fast: a slow Temporal never holds the delivery.
 //
 // Deliveries as users receive them (contract notes "Webhooks", "Observed on the open-source
@@ -39,11 +40,25 @@ export interface WebhookHandlerOptions {
   log?: (line: string) => void;
   /** Observes every decision (tests, metrics). */
   onDecision?: (decision: WebhookDecision) => void;
+  /**
+   * Records a service monitor's finished check (e.g. `recordMonitorCheck` of the activities:
+   * a run of the change-report series `webdata changes` reads). Without it such deliveries are
+   * acknowledged and dropped. A failure answers 503, so the service delivers it again.
+   */
+  onMonitorCheck?: (check: MonitorCheckDelivery) => Promise<unknown>;
+}
+
+/** What a `monitor.check.completed` delivery names; `series` from the webhook metadata. */
+export interface MonitorCheckDelivery {
+  monitorId: string;
+  checkId: string;
+  status: string;
+  series?: string;
 }
 
 export interface WebhookDecision {
   status: number;
-  outcome: 'signalled' | 'ignored' | 'rejected';
+  outcome: 'signalled' | 'recorded' | 'ignored' | 'rejected';
   reason: string;
   workflowId?: string;
   jobId?: string;
@@ -72,6 +87,18 @@ function workflowEnded(err: unknown): boolean {
 
 function isJobDelivery(p: Delivery): p is JobDelivery {
   return JOB_KIND.test(p.type);
+}
+
+/** The check a `monitor.check.completed` delivery names (`data[0]`), or why it names none. */
+function monitorCheckOf(payload: Delivery): MonitorCheckDelivery | string {
+  const p = payload as { data?: unknown; metadata?: Record<string, unknown> | null };
+  const first: unknown = Array.isArray(p.data) ? p.data[0] : undefined;
+  if (first === null || typeof first !== 'object') return 'data[0] is missing';
+  const d = first as Record<string, unknown>;
+  if (typeof d.monitorId !== 'string' || d.monitorId === '') return 'data[0].monitorId is missing';
+  if (typeof d.checkId !== 'string' || d.checkId === '') return 'data[0].checkId is missing';
+  const series = p.metadata?.series;
+  return { monitorId: d.monitorId, checkId: d.checkId, status: String(d.status ?? ''), ...(typeof series === 'string' && series !== '' ? { series } : {}) };
 }
 
 export interface WebhookRequestHandler {
@@ -177,6 +204,35 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
 
   return Object.assign(handler, { drain });
 
+  async function recordMonitorCheck(payload: Delivery, raw: Buffer, res: ServerResponse, record: (c: MonitorCheckDelivery) => Promise<unknown>): Promise<void> {
+    const check = monitorCheckOf(payload);
+    const type = payload.type;
+    if (typeof check === 'string') return answer(res, { status: 400, outcome: 'rejected', reason: `malformed monitor.check.completed: ${check}`, type });
+    const key = deliveryKey(typeof payload.webhookId === 'string' ? payload.webhookId : undefined, raw);
+    const base = { type, jobId: check.checkId, deliveryKey: key };
+    if (!guard.firstSighting(key)) return answer(res, { ...base, status: 200, outcome: 'ignored', reason: 'duplicate delivery' });
+    const work = record(check);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), waitMs); });
+    try {
+      if ((await Promise.race([work.then(() => 'ok' as const), timedOut])) === 'timeout') {
+        // Still reading the check's pages: answer now; a late failure lets a redelivery try again.
+        const late = work.catch((err: unknown) => {
+          guard.forget(key);
+          log(`monitor check ${check.checkId} not recorded: ${String(err)}`);
+        }).finally(() => inFlight.delete(late));
+        inFlight.add(late);
+        return answer(res, { ...base, status: 202, outcome: 'recorded', reason: 'recording still in progress' });
+      }
+      return answer(res, { ...base, status: 200, outcome: 'recorded', reason: 'recorded as a change-report run' });
+    } catch (err) {
+      guard.forget(key);
+      return answer(res, { ...base, status: 503, outcome: 'rejected', reason: `monitor check not recorded: ${err instanceof Error ? err.message : String(err)}` });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async function handleBody(raw: Buffer, req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (secret) {
       const given = signatures(req);
@@ -193,6 +249,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
     } catch (err) {
       return answer(res, { status: 400, outcome: 'rejected', reason: `malformed body: ${err instanceof Error ? err.message : String(err)}` });
     }
+    if (payload.type === 'monitor.check.completed' && options.onMonitorCheck) return recordMonitorCheck(payload, raw, res, options.onMonitorCheck);
     // Kinds we do not act on are acknowledged, never refused: a refusal only earns retries.
     if (!isJobDelivery(payload)) {
       return answer(res, { status: 202, outcome: 'ignored', reason: `event kind ${payload.type} is not handled`, type: payload.type });

@@ -1,3 +1,3 @@
-export { createWebhookHandler, DEFAULT_SIGNATURE_HEADERS, type WebhookHandlerOptions, type WebhookDecision, type WebhookRequestHandler } from './handler.js';
+export { createWebhookHandler, DEFAULT_SIGNATURE_HEADERS, type WebhookHandlerOptions, type WebhookDecision, type WebhookRequestHandler, type MonitorCheckDelivery } from './handler.js';
 export { startWebhookServer, type WebhookServer } from './server.js';
 export { ReplayGuard, deliveryKey } from './replay-guard.js';

@@ -44,6 +44,7 @@ export const agentStageSchema = z.strictObject({
   /** The agent's own cap; the run's budget clamps it further (what is left of budget.credits). */
   maxCredits: agentFields.maxCredits,
   strictConstrainToURLs: agentFields.strictConstrainToURLs,
+  model: agentFields.model,
   /** Regex tested against each stored page URL: matching pages (up to `maxUrls`) join `urls`. */
   match: pathPatternSchema.optional(),
   maxUrls: z.number().int().min(1).max(MAX_AGENT_URLS).default(10),

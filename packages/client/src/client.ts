@@ -21,6 +21,11 @@ import {
   historicalTokenUsageQuerySchema,
   interactRequestSchema,
   jobStatusQuerySchema,
+  createMonitorRequestSchema,
+  listMonitorChecksQuerySchema,
+  listMonitorsQuerySchema,
+  monitorCheckQuerySchema,
+  updateMonitorRequestSchema,
   mapRequestSchema,
   parseOptionsSchema,
   scrapeRequestSchema,
@@ -40,6 +45,11 @@ import {
   type HistoricalTokenUsageQuery,
   type InteractRequest,
   type JobStatusQuery,
+  type CreateMonitorRequest,
+  type ListMonitorChecksQuery,
+  type ListMonitorsQuery,
+  type MonitorCheckQuery,
+  type UpdateMonitorRequest,
   type MapRequest,
   type ParseOptions,
   type ScrapeRequest,
@@ -69,6 +79,13 @@ import type {
   JobErrorsResponse,
   JobStatusResponse,
   MapResponse,
+  MonitorCheck,
+  MonitorCheckDetailResponse,
+  MonitorCheckListResponse,
+  MonitorDeleteResponse,
+  MonitorListResponse,
+  MonitorResponse,
+  MonitorRunResponse,
   ParseResponse,
   QueueStatusResponse,
   ScrapeResponse,
@@ -385,6 +402,102 @@ export class WebDataClient {
       what,
     );
     return { ...r, periods: Array.isArray(r.periods) ? r.periods : [] };
+  }
+
+  // ---- monitor (the hosted service's recurring checks) ------------------------------------
+
+  async createMonitor(body: CreateMonitorRequest, options?: RequestOptions): Promise<MonitorResponse> {
+    const parsed = check(createMonitorRequestSchema, body, 'monitor body');
+    return asTyped(await this.send({ method: 'POST', target: '/v2/monitor', body: parsed, what: 'monitor create' }, options), 'monitor create');
+  }
+
+  /** GET /v2/monitor: one page (`limit` ≤ 100, default 25 on the service; `offset`). */
+  async listMonitors(query: ListMonitorsQuery = {}, options?: RequestOptions): Promise<MonitorListResponse> {
+    const parsed = check(listMonitorsQuerySchema, query, 'monitor list query');
+    const r = asTyped<MonitorListResponse>(await this.send({ method: 'GET', target: '/v2/monitor', query: parsed, what: 'monitor list' }, options), 'monitor list');
+    return { ...r, data: Array.isArray(r.data) ? r.data : [] };
+  }
+
+  async getMonitor(id: string, options?: RequestOptions): Promise<MonitorResponse> {
+    const monitorId = checkId(id, 'monitor id');
+    return asTyped(await this.send({ method: 'GET', target: `/v2/monitor/${monitorId}`, what: 'monitor get' }, options), 'monitor get');
+  }
+
+  async updateMonitor(id: string, body: UpdateMonitorRequest, options?: RequestOptions): Promise<MonitorResponse> {
+    const monitorId = checkId(id, 'monitor id');
+    const parsed = check(updateMonitorRequestSchema, body, 'monitor update body');
+    return asTyped(await this.send({ method: 'PATCH', target: `/v2/monitor/${monitorId}`, body: parsed, what: 'monitor update' }, options), 'monitor update');
+  }
+
+  async deleteMonitor(id: string, options?: RequestOptions): Promise<MonitorDeleteResponse> {
+    const monitorId = checkId(id, 'monitor id');
+    const r = asTyped<MonitorDeleteResponse>(await this.send({ method: 'DELETE', target: `/v2/monitor/${monitorId}`, what: 'monitor delete' }, options), 'monitor delete');
+    return { ...r, success: r.success !== false };
+  }
+
+  /** POST /v2/monitor/{id}/run: a manual check, queued; 409 while one runs or the monitor is paused. */
+  async runMonitor(id: string, options?: RequestOptions): Promise<MonitorRunResponse> {
+    const monitorId = checkId(id, 'monitor id');
+    return asTyped(await this.send({ method: 'POST', target: `/v2/monitor/${monitorId}/run`, what: 'monitor run' }, options), 'monitor run');
+  }
+
+  /** GET /v2/monitor/{id}/checks: one page of checks, newest first. */
+  async listMonitorChecks(id: string, query: ListMonitorChecksQuery = {}, options?: RequestOptions): Promise<MonitorCheckListResponse> {
+    const monitorId = checkId(id, 'monitor id');
+    const parsed = check(listMonitorChecksQuerySchema, query, 'monitor checks query');
+    const what = 'monitor checks';
+    const r = asTyped<MonitorCheckListResponse>(await this.send({ method: 'GET', target: `/v2/monitor/${monitorId}/checks`, query: parsed, what }, options), what);
+    return { ...r, data: Array.isArray(r.data) ? r.data : [] };
+  }
+
+  /** Every check of a monitor (filtered by `status`), page by page through `offset`. */
+  async *allMonitorChecks(id: string, query: Omit<ListMonitorChecksQuery, 'offset'> = {}, options?: RequestOptions): AsyncGenerator<MonitorCheck, void, undefined> {
+    const limit = Number(query.limit ?? 100);
+    const seen = new Set<string>();
+    for (let offset = 0; ; offset += limit) {
+      const page = await this.listMonitorChecks(id, { ...query, limit, offset }, options);
+      // A server that ignores offset repeats its first page: stop at the first page with nothing new.
+      const fresh = page.data.filter((c) => !seen.has(c.id));
+      for (const c of fresh) {
+        seen.add(c.id);
+        yield c;
+      }
+      if (fresh.length === 0 || page.data.length < limit) return;
+    }
+  }
+
+  /** GET /v2/monitor/{id}/checks/{checkId}: the check and one page of its pages; or the `next` URL of a previous answer. */
+  async getMonitorCheck(id: string, checkIdOrNext: string, query: MonitorCheckQuery = {}, options?: RequestOptions): Promise<MonitorCheckDetailResponse> {
+    const monitorId = checkId(id, 'monitor id');
+    const what = 'monitor check';
+    let call: HttpCall;
+    if (/^https?:/i.test(checkIdOrNext)) {
+      call = { method: 'GET', target: this.sameOrigin(checkIdOrNext, what), what };
+    } else {
+      const id2 = checkId(checkIdOrNext, 'monitor check id');
+      const parsed = check(monitorCheckQuerySchema, query, 'monitor check query');
+      call = { method: 'GET', target: `/v2/monitor/${monitorId}/checks/${id2}`, query: parsed, what };
+    }
+    const r = asTyped<MonitorCheckDetailResponse>(await this.send(call, options), what);
+    const data = r.data !== null && typeof r.data === 'object' ? r.data : ({} as MonitorCheckDetailResponse['data']);
+    return { ...r, data: { ...data, pages: Array.isArray(data.pages) ? data.pages : [] } };
+  }
+
+  /** Yields `first`, then each page of the check reached through `next` (own origin only; stops on a repeat or an empty page). */
+  async *monitorCheckPages(monitorId: string, first: MonitorCheckDetailResponse, options?: RequestOptions): AsyncGenerator<MonitorCheckDetailResponse, void, undefined> {
+    const followed = new Set<string>();
+    const seen = new Set(first.data.pages.map((p) => p.id));
+    yield first;
+    let next = first.next ?? first.data.next;
+    while (typeof next === 'string' && next !== '' && !followed.has(next)) {
+      followed.add(next);
+      const page = await this.getMonitorCheck(monitorId, next, {}, options);
+      const fresh = page.data.pages.filter((p) => !seen.has(p.id));
+      if (fresh.length === 0) return;
+      for (const p of fresh) seen.add(p.id);
+      yield page;
+      next = page.next ?? page.data.next;
+    }
   }
 
   // ---- internals ------------------------------------------------------------------------

@@ -14,7 +14,7 @@ export const DEFAULT_MAX_HOLD_MS = 30_000;
 export type QueryValue = string | number | boolean | undefined;
 
 export interface HttpCall {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path below the base URL (`/v2/crawl`), or an absolute URL already checked to be same-origin. */
   target: string | URL;
   query?: Record<string, QueryValue>;

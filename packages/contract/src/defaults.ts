@@ -60,9 +60,23 @@ export const MAX_ACTIVITY_LIMIT = 100;
 export const MAX_AGENT_PROMPT = 10_000;
 /** URLs an agent request may name (the hosted service names no limit; extract's is 10). */
 export const MAX_AGENT_URLS = 100;
+/** Agent `model` values of the hosted service (contract notes, 2026); spark-1-pro is its default. */
+export const AGENT_MODELS = ['spark-1-pro', 'spark-1-mini', 'spark-2'] as const;
 export const MAX_EXTRACT_URLS = 10;
 
 // Parse (contract notes): one uploaded file, up to 50 MB.
 export const MAX_PARSE_FILE_BYTES = 50 * 1024 * 1024;
 /** File kinds POST /v2/parse converts, as named in its 415 answer. */
 export const PARSE_FILE_KINDS = ['PDF', 'DOCX', 'HTML', 'text'] as const;
+
+// Monitor (contract notes "What the hosted service added by 2026").
+export const MAX_MONITOR_NAME = 256;
+export const MAX_MONITOR_SCHEDULE_TEXT = 128;
+export const MAX_MONITOR_TARGETS = 50;
+export const MAX_MONITOR_RECIPIENTS = 25;
+export const MAX_MONITOR_GOAL = 2000;
+export const MAX_MONITOR_RETENTION_DAYS = 365;
+export const DEFAULT_MONITOR_RETENTION_DAYS = 30;
+export const DEFAULT_MONITOR_LIST_LIMIT = 25;
+export const MAX_MONITOR_LIST_LIMIT = 100;
+export const DEFAULT_MONITOR_TIMEZONE = 'UTC';

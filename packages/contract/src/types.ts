@@ -428,7 +428,9 @@ export type WebhookEventType =
   | 'batch_scrape.started'
   | 'batch_scrape.page'
   | 'batch_scrape.completed'
-  | 'batch_scrape.failed';
+  | 'batch_scrape.failed'
+  | 'monitor.page'
+  | 'monitor.check.completed';
 
 interface WebhookPayloadBase {
   success: boolean;
@@ -451,3 +453,121 @@ export interface WebhookJobPayload extends WebhookPayloadBase {
   data: unknown[];
 }
 export type WebhookPayload = WebhookPagePayload | WebhookJobPayload;
+
+// ---- Monitor (contract notes "What the hosted service added by 2026") ----------------------
+
+/** Counts of one check, by page status. */
+export interface MonitorSummary {
+  totalPages: number;
+  same: number;
+  changed: number;
+  new: number;
+  removed: number;
+  error: number;
+}
+
+export interface Monitor {
+  id: string;
+  name: string;
+  status: 'active' | 'paused';
+  schedule: { cron: string; timezone: string };
+  nextRunAt: string | null;
+  lastRunAt: string | null;
+  currentCheckId: string | null;
+  /** As given, each with its `id`. */
+  targets: Array<Record<string, unknown> & { id: string; type: 'scrape' | 'crawl' }>;
+  webhook: unknown;
+  notification: unknown;
+  retentionDays: number;
+  estimatedCreditsPerMonth: number | null;
+  lastCheckSummary: MonitorSummary | null;
+  goal: string | null;
+  judgeEnabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  [key: string]: unknown;
+}
+
+export type MonitorCheckStatusValue = 'queued' | 'running' | 'completed' | 'failed' | 'partial' | 'skipped_overlap' | 'skipped_no_credits';
+
+export interface MonitorCheck {
+  id: string;
+  monitorId: string;
+  status: MonitorCheckStatusValue;
+  trigger: 'scheduled' | 'manual';
+  scheduledFor: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  estimatedCredits: number | null;
+  actualCredits: number | null;
+  summary: MonitorSummary;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+  [key: string]: unknown;
+}
+
+/** What a model judged of a page's change; only with a goal and a model. */
+export interface MonitorJudgment {
+  meaningful: boolean;
+  confidence: 'high' | 'medium' | 'low';
+  reason: string;
+  meaningfulChanges: Array<{ type: 'added' | 'removed' | 'changed'; before: string | null; after: string | null; reason: string }>;
+}
+
+export interface MonitorCheckPage {
+  id: string;
+  targetId: string;
+  url: string;
+  status: 'same' | 'new' | 'changed' | 'removed' | 'error';
+  previousScrapeId: string | null;
+  currentScrapeId: string | null;
+  statusCode: number | null;
+  error: string | null;
+  /** `text`: a unified diff of the markdown against the previous check (changed pages). */
+  diff: { text?: string; json?: unknown } | null;
+  judgment?: MonitorJudgment | null;
+  createdAt: string;
+  [key: string]: unknown;
+}
+
+export interface MonitorResponse {
+  success: boolean;
+  data: Monitor;
+}
+
+export interface MonitorListResponse {
+  success: boolean;
+  data: Monitor[];
+}
+
+export interface MonitorDeleteResponse {
+  success: boolean;
+}
+
+export interface MonitorRunResponse {
+  success: boolean;
+  /** The check's id. */
+  id: string;
+  data: MonitorCheck;
+}
+
+export interface MonitorCheckListResponse {
+  success: boolean;
+  data: MonitorCheck[];
+}
+
+export interface MonitorCheckDetailResponse {
+  success: boolean;
+  /** The next page of this check's pages (same route, `skip` moved on). */
+  next?: string;
+  data: MonitorCheck & { pages: MonitorCheckPage[]; next?: string };
+}
+
+/** `data[0]` of a `monitor.check.completed` delivery (its `id` is the check's). */
+export interface MonitorCheckCompletedData {
+  monitorId: string;
+  checkId: string;
+  status: MonitorCheckStatusValue;
+  summary: MonitorSummary;
+}

@@ -20,6 +20,7 @@ import { createRoutingScrapeEngine } from './browser/routing-engine.js';
 import { registerAgentRoutes } from './agent/routes.js';
 import { registerBrowserRoutes } from './browser/routes.js';
 import { registerInteractRoutes } from './interact/routes.js';
+import { registerMonitorRoutes } from './monitor/index.js';
 import { jobStoreOf, registerJobRoutes } from './jobs/index.js';
 import { RateLimiter } from './ratelimit/limiter.js';
 import { MemoryScrapeRecords } from './scrape/records.js';
@@ -42,6 +43,8 @@ const ROUTE_MODULES: ReadonlyArray<(router: Router, ctx: ServiceContext) => void
   registerInteractRoutes,
   registerParseRoutes,
   registerAgentRoutes,
+  // After the jobs module: crawl targets use its fetcher and crawl settings.
+  registerMonitorRoutes,
 ];
 
 export interface ServiceAppOptions {

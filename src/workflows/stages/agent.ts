@@ -79,6 +79,8 @@ export async function runAgent(pipeline: PipelineRuntime): Promise<StageOutcome>
             ...(agent.schema ? { schema: agent.schema } : {}),
             ...(maxCredits !== undefined ? { maxCredits } : {}),
             ...(agent.strictConstrainToURLs !== undefined ? { strictConstrainToURLs: agent.strictConstrainToURLs } : {}),
+            // Only present when the input names a model, which older inputs could not: replays unchanged.
+            ...(agent.model !== undefined ? { model: agent.model } : {}),
           },
         }],
       );

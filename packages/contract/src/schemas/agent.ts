@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { body, httpUrl, int } from './common.js';
 import { scrapeOptionsSchema } from './scrape.js';
 import { webhookSpecSchema } from './webhook.js';
-import { MAX_AGENT_PROMPT, MAX_AGENT_URLS, MAX_EXTRACT_URLS } from '../defaults.js';
+import { AGENT_MODELS, MAX_AGENT_PROMPT, MAX_AGENT_URLS, MAX_EXTRACT_URLS } from '../defaults.js';
 
 /** A JSON schema object the answer must follow. */
 const jsonSchemaObject = z.record(z.string(), z.unknown());
@@ -16,6 +16,8 @@ export const agentRequestSchema = body({
   /** The API's only per-request credit cap: the agent stops before spending more. */
   maxCredits: int.min(1).optional(),
   strictConstrainToURLs: z.boolean().optional(),
+  /** The hosted service's agent models (default spark-1-pro there); a local model answers for any. */
+  model: z.enum(AGENT_MODELS).optional(),
   webhook: webhookSpecSchema.optional(),
 }).superRefine((value, ctx) => {
   if (value.strictConstrainToURLs === true && value.urls === undefined) {

@@ -1,7 +1,7 @@
 // POST /v2/batch/scrape (contract notes "Batch scrape"): urls plus every scrape option
 // at top level.
 import { z } from 'zod';
-import { body, int } from './common.js';
+import { body, int, uuid } from './common.js';
 import { checkTotalWait, scrapeOptionsShape } from './scrape.js';
 import { webhookSpecSchema } from './webhook.js';
 
@@ -12,6 +12,8 @@ export const batchScrapeRequestSchema = body({
   webhook: webhookSpecSchema.optional(),
   maxConcurrency: int.min(1).optional(),
   ignoreInvalidURLs: z.boolean().optional(),
+  /** Adds the URLs to this existing batch job of the team instead of starting a new one (hosted service, 2026). */
+  appendToId: uuid.optional(),
   zeroDataRetention: z.boolean().optional(),
   ...scrapeOptionsShape,
 }).superRefine((value, ctx) => {

@@ -14,3 +14,4 @@ export * from './support.js';
 export * from './team.js';
 export * from './agent.js';
 export * from './parse.js';
+export * from './monitor.js';

@@ -3,9 +3,12 @@ import { batchScrapeRequestSchema, isHttpUrl } from 'webdata-contract';
 import type { BatchScrapeStartResponse } from 'webdata-contract';
 import type { RouteRequest, RouteResponse, Router } from '../core/routes.js';
 import { requireCredits } from '../billing/guard.js';
-import { badRequest, forbidden } from '../http/errors.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
 import { parseBody } from '../http/validate.js';
-import { startBatchJob } from '../jobs/batch-job.js';
+import { appendToBatchJob, startBatchJob } from '../jobs/batch-job.js';
+import { HttpError } from '../core/http-error.js';
+import { imitatesOss } from '../imitate/firecrawl-oss.js';
+import { checkIdempotency } from '../jobs/start.js';
 import type { JobsRuntime } from '../jobs/runtime.js';
 import { startJob } from '../jobs/start.js';
 
@@ -21,9 +24,14 @@ function startBatch(jobsRuntime: JobsRuntime, req: RouteRequest): RouteResponse<
     webhook,
     maxConcurrency,
     ignoreInvalidURLs,
+    appendToId,
     zeroDataRetention,
     ...scrapeOptions
   } = parseBody(batchScrapeRequestSchema, req.body);
+  // The open-source server's schema is strict and older than appendToId.
+  if (appendToId !== undefined && imitatesOss(jobsRuntime.ctx.config)) {
+    throw badRequest('Bad Request: unrecognized key: appendToId', [{ path: ['appendToId'], message: 'Unrecognized key' }]);
+  }
   if (zeroDataRetention === true && !req.team.features.zeroDataRetention) {
     throw forbidden('Forbidden: zeroDataRetention is not enabled for this team; contact support to enable it');
   }
@@ -34,6 +42,7 @@ function startBatch(jobsRuntime: JobsRuntime, req: RouteRequest): RouteResponse<
     throw badRequest('Bad Request: no valid URLs to scrape', [{ path: ['urls'], message: 'must contain at least one valid http(s) URL' }]);
   }
   requireCredits(jobsRuntime.ctx.ledger, req.team);
+  if (appendToId !== undefined) return appendToBatch(jobsRuntime, req, appendToId, urls, ignoreInvalidURLs === true ? { invalidURLs } : {});
   const teamCap = Math.max(1, req.team.concurrency);
   const concurrency = Math.min(maxConcurrency ?? teamCap, teamCap);
   return startJob(
@@ -53,4 +62,20 @@ function startBatch(jobsRuntime: JobsRuntime, req: RouteRequest): RouteResponse<
     (job) => startBatchJob(jobsRuntime, job, urls, concurrency),
     ignoreInvalidURLs === true ? { invalidURLs } : {},
   );
+}
+
+/**
+ * `appendToId`: the URLs join the team's batch job (its options stay the job's own); the answer
+ * names that job. With an idempotency key, a retried append is refused like a retried start
+ * (409 with the job's id), so the URLs are added once.
+ */
+function appendToBatch(jobsRuntime: JobsRuntime, req: RouteRequest, id: string, urls: string[], extra: Pick<BatchScrapeStartResponse, 'invalidURLs'>): RouteResponse<BatchScrapeStartResponse> {
+  const job = jobsRuntime.store.get(id);
+  if (!job || job.kind !== 'batch_scrape' || job.team.id !== req.team.id) throw notFound('Batch scrape job to append to not found (appendToId)');
+  const key = checkIdempotency(jobsRuntime, req);
+  if (!appendToBatchJob(jobsRuntime, job, urls)) {
+    throw new HttpError(409, `Conflict: batch scrape job ${id} is ${job.status} and cannot be extended (appendToId)`, { code: 'CONFLICT' });
+  }
+  jobsRuntime.idempotency.remember(req.team.id, key, job.id, jobsRuntime.ctx.now());
+  return { body: { success: true, id: job.id, url: `${req.baseUrl}/v2/batch/scrape/${job.id}`, ...extra } };
 }

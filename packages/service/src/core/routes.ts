@@ -5,7 +5,7 @@ import type { TeamConfig } from './teams.js';
 /** Route groups: the unit for rate limits, activity listing and pricing. */
 export type RouteGroup =
   | 'scrape' | 'interact' | 'crawl' | 'crawl_status' | 'batch_scrape' | 'batch_status'
-  | 'map' | 'search' | 'browser' | 'support' | 'team' | 'extract';
+  | 'map' | 'search' | 'browser' | 'support' | 'team' | 'extract' | 'monitor';
 
 /** A request as a route handler sees it, after auth, rate limit and JSON parsing. */
 export interface RouteRequest {
@@ -57,5 +57,5 @@ export interface RouteOptions {
 
 /** Registers handlers; patterns use `:name` segments, e.g. "/v2/crawl/:id/errors". */
 export interface Router {
-  add(method: 'GET' | 'POST' | 'DELETE', pattern: string, handler: RouteHandler, options: RouteOptions): void;
+  add(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', pattern: string, handler: RouteHandler, options: RouteOptions): void;
 }

@@ -2,7 +2,7 @@
 // "/v2/crawl/active" is matched before "/v2/crawl/:id".
 import type { RouteHandler, RouteOptions, Router } from '../core/routes.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface RouteEntry {
   method: HttpMethod;

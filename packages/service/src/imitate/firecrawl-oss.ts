@@ -26,6 +26,8 @@ export function missingOnOss(method: string, pattern: string): boolean {
   if (pattern === '/v2/support/ask') return true;
   // Its v2 router (apps/api/src/routes/v2.ts) has extract but no agent and no parse.
   if (pattern === '/v2/agent' || pattern.startsWith('/v2/agent/') || pattern === '/v2/parse') return true;
+  // Monitor came to the hosted service after that commit.
+  if (pattern === '/v2/monitor' || pattern.startsWith('/v2/monitor/')) return true;
   if (pattern === '/v2/team/activity' || pattern === '/v2/team/credit-usage/historical') return true;
   return method === 'GET' && pattern === '/v2/batch/scrape/:id/errors';
 }

@@ -20,6 +20,11 @@ export function registerJobRoutes(router: Router, ctx: ServiceContext): void {
   registerMapRoute(router, jobsRuntime);
 }
 
+/** The jobs runtime of a service (the monitor module crawls with its fetcher and settings). */
+export function jobsRuntimeOf(ctx: ServiceContext): JobsRuntime | undefined {
+  return runtimes.get(ctx);
+}
+
 /** The crawl and batch jobs of a service (read-only use, e.g. support ask's job inspector). */
 export function jobStoreOf(ctx: ServiceContext): Pick<JobStore, 'get' | 'running'> | undefined {
   return runtimes.get(ctx)?.store;

@@ -8,11 +8,15 @@ export function normalizeSpec(spec: WebhookSpec | string): WebhookSpec {
   return typeof spec === 'string' ? { url: spec } : spec;
 }
 
-/** Events pass when no filter is set or their suffix ("page" of "crawl.page") is listed. */
+/**
+ * Events pass when no filter is set, or their suffix ("page" of "crawl.page") or, for monitor
+ * webhooks whose filters name whole events, their full type is listed.
+ */
 export function passesFilter(spec: WebhookSpec, type: WebhookEvent['type']): boolean {
   if (!spec.events) return true;
   const suffix = type.slice(type.indexOf('.') + 1);
-  return (spec.events as string[]).includes(suffix);
+  const events = spec.events as string[];
+  return events.includes(type) || (!type.startsWith('monitor.') && events.includes(suffix));
 }
 
 /** Page events carry the page's document (or `{ metadata: { sourceURL } }` for a failed page). */

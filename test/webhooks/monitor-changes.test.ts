@@ -1,0 +1,109 @@
+// A service monitor's checks, delivered as signed `monitor.check.completed` webhooks, become runs
+// of a change-report series that `webdata changes` reads like a schedule's: the local service
+// and its demo site for real, the receiver with a fake Temporal client (no signal is involved).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import { WebDataClient } from 'webdata-client';
+import { createStore, type DocumentStore } from 'webdata-storage';
+import { startLocalService, type LocalService } from '../../packages/service/src/index.js';
+import { REVISED_PATHS } from '../../packages/service/src/demo-site/index.js';
+import { recordMonitorCheck, seriesRuns } from '../../src/activities/index.js';
+import { changesCommand } from '../../src/cli/commands/changes.js';
+import { startWebhookServer, type WebhookDecision, type WebhookServer } from '../../src/webhooks/index.js';
+
+const SECRET = 'monitor-webhook-secret-0123';
+const DEADLINE_MS = 90_000;
+const SERIES = 'docs-watch';
+const noTemporal = { workflow: { getHandle: () => { throw new Error('no signal expected'); } } } as unknown as Client;
+
+let service: LocalService;
+let api: WebDataClient;
+let store: DocumentStore;
+let dir: string;
+let rx: WebhookServer;
+const decisions: WebhookDecision[] = [];
+
+before(async () => {
+  service = await startLocalService({
+    teams: [{ id: 'a', apiKeys: ['key-a'], credits: 100_000, rateLimits: {}, concurrency: 4, maxBrowserSessions: 1, webhookSecret: SECRET, features: { ignoreRobotsTxt: false, zeroDataRetention: false, searchEnterprise: [] } }],
+    site: { pages: 40, searchIndex: false },
+  });
+  api = new WebDataClient({ apiKey: 'key-a', baseUrl: service.url });
+  dir = mkdtempSync(join(tmpdir(), 'webdata-monitor-'));
+  store = await createStore(dir);
+  rx = await startWebhookServer({
+    client: noTemporal,
+    secret: SECRET,
+    signalWaitMs: DEADLINE_MS,
+    onDecision: (d) => decisions.push(d),
+    onMonitorCheck: (check) => recordMonitorCheck({ client: api, store }, check),
+  });
+});
+
+after(async () => {
+  await rx.close();
+  await api.close();
+  await service.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  const end = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function changesJson(): Promise<Record<string, unknown>> {
+  const lines: string[] = [];
+  const log = console.log;
+  console.log = (line: string) => { lines.push(line); };
+  try {
+    assert.equal(await changesCommand([SERIES, '--store', dir, '--json', '--diff']), 0);
+  } finally {
+    console.log = log;
+  }
+  return JSON.parse(lines.join('\n')) as Record<string, unknown>;
+}
+
+test('two checks around a site change are read back by `webdata changes` as a series', async () => {
+  const site = service.siteUrl!;
+  const created = await api.createMonitor({
+    name: 'docs',
+    schedule: { text: 'daily' },
+    targets: [{ type: 'scrape', urls: [...REVISED_PATHS.map((p) => `${site}${p}`), `${site}/about`] }],
+    webhook: { url: rx.url, metadata: { series: SERIES }, events: ['monitor.check.completed'] },
+  });
+  const monitorId = created.data.id;
+
+  const first = await api.runMonitor(monitorId);
+  await until('the first check recorded', async () => ((await seriesRuns(store, SERIES)).length === 1 ? true : undefined));
+  const one = await changesJson();
+  assert.equal(one.runId, `monitor-check-${first.id}`);
+  assert.deepEqual(one.counts, { new: 4, changed: 0, unchanged: 0, removed: 0 });
+
+  service.site!.setRevision(1);
+  const second = await api.runMonitor(monitorId);
+  await until('the second check recorded', async () => ((await seriesRuns(store, SERIES)).length === 2 ? true : undefined));
+  const two = await changesJson();
+  assert.equal(two.runId, `monitor-check-${second.id}`);
+  assert.equal(two.previousRunId, `monitor-check-${first.id}`);
+  assert.deepEqual(two.counts, { new: 0, changed: 3, unchanged: 1, removed: 0 });
+  const changed = two.changed as Array<{ url: string; diff?: string }>;
+  assert.deepEqual(changed.map((c) => c.url.replace(site, '')), [...REVISED_PATHS].sort());
+  for (const c of changed) assert.match(c.diff ?? '', /^@@/m, `${c.url} carries the service's diff`);
+
+  // A redelivery of a recorded check writes nothing again.
+  const again = await recordMonitorCheck({ client: api, store }, { monitorId, checkId: second.id, series: SERIES });
+  assert.equal(again.written, false);
+  assert.equal((await seriesRuns(store, SERIES)).length, 2);
+  assert.ok(decisions.filter((d) => d.type === 'monitor.check.completed').every((d) => d.outcome === 'recorded'), JSON.stringify(decisions));
+});
