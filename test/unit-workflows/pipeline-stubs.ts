@@ -39,3 +39,8 @@ export function siteStubs(overrides: Overrides = {}): Stubs {
 }
 
 export type { Activities };
+
+/** A reference into the (absent) filesystem store, as an activity answers it. */
+export function storeRef(runId: string, scope: { jobId?: string; list?: string } = {}) {
+  return { store: 'fs' as const, runId, ...scope };
+}
