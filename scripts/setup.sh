@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One-time setup of a fresh machine (Debian, root or sudo): npm packages, the Temporal CLI and
-# the Temporal server (built once into ~/.cache/webdata-temporal, keyed by version), Chromium and the interact
+# One-time setup of a fresh machine (Debian, root or sudo): npm packages, the Temporal CLI, the
+# Temporal server and the time-skipping test server (fetched or built once into
+# ~/.cache/webdata-temporal, keyed by version), Chromium and the interact
 # runtimes, and PostgreSQL binaries for the store tests. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,9 @@ command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-pip)
 # The open-source server of test:compat needs Redis (and cargo, go, node to build it once).
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v go >/dev/null 2>&1 || [ -x /usr/local/go/bin/go ] || missing+=(golang-go)
+# The time-skipping test server of the fast workflow tests is the Java one, from Maven Central.
+command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+command -v mvn >/dev/null 2>&1 || missing+=(maven)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"
   as_root apt-get update -q
@@ -32,6 +36,9 @@ node --conditions=webdata-source --import tsx scripts/ensure-temporal-cli.ts
 # compiled packages it shares; cached outside the clone, keyed by version.
 echo "setup: Temporal server"
 bash scripts/temporal-server.sh build
+
+echo "setup: Temporal test server (time skipping)"
+bash scripts/ensure-test-server.sh >/dev/null
 
 echo "setup: interact runtimes"
 bash scripts/install-interact-deps.sh
