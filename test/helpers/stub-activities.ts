@@ -15,7 +15,9 @@ const NAMES = {
   getCrawlStatus: true, getBatchScrapeStatus: true, cancelCrawl: true, cancelBatchScrape: true, getCrawlErrors: true,
   getBatchScrapeErrors: true, listActiveCrawls: true, previewCrawlParams: true, mapToStore: true, selectUrls: true,
   diffUrls: true, findStoredPages: true, filterRobots: true, openSeriesRun: true, closeSeriesRun: true,
-  sendChangeSummary: true, followJob: true, collectCrawl: true, collectBatch: true,
+  sendChangeSummary: true, tenantCredits: true, reserveTenantCredits: true, settleTenantCredits: true,
+  createMonitor: true, listMonitors: true, getMonitor: true, updateMonitor: true, deleteMonitor: true, runMonitor: true,
+  listMonitorChecks: true, getMonitorCheck: true, recordMonitorCheck: true, followJob: true, collectCrawl: true, collectBatch: true,
 } satisfies Record<ActivityName, true>;
 
 export const ACTIVITY_NAMES = Object.keys(NAMES) as ActivityName[];

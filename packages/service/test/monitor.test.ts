@@ -11,7 +11,7 @@ import { startDemoSite, type DemoSite, REVISED_PATHS } from '../src/demo-site/in
 import { silentLogger } from '../src/http/logger.js';
 import { listen, type ListeningServer } from '../src/http/server.js';
 import { createHttpScrapeEngine } from '../src/scrape/index.js';
-import { verifySignature } from '../src/webhooks/signature.js';
+import { verifyWebhookSignature } from 'webdata-contract/webhook-signature';
 import { call, team, type ApiAnswer } from './platform-helpers.js';
 
 const DEADLINE_MS = 60_000;
@@ -144,7 +144,7 @@ describe('monitor on the local service', () => {
       return d.length >= 2 ? d : undefined;
     });
     for (const d of completed) {
-      assert.ok(verifySignature(SECRET, d.raw, d.signature), 'signed like the other webhooks');
+      assert.ok(verifyWebhookSignature(d.raw, d.signature, SECRET), 'signed like the other webhooks');
       assert.deepEqual((d.body.metadata as Record<string, string>).series, 'demo');
     }
     const last = completed.find((d) => d.body.id === second.body.id)!;
