@@ -105,13 +105,7 @@ describe('the full chain', () => {
 });
 
 describe('credit guard', () => {
-  test('clamps the crawl limit to the budget', async () => {
-    const { result } = await runToEnd(stack, { ...base(), stages: { interact: false, batch: false }, crawl: { limit: 50 }, budget: { credits: 11 } });
-    const crawl = result.stages.crawl;
-    assert.equal(crawl?.documents, 10, JSON.stringify(result.credits));
-    assert.ok(result.credits.spent <= 11);
-    assert.ok(result.credits.events.some((e) => /clamped from \d+ to 10/.test(e)), result.credits.events.join('; '));
-  });
+  // The crawl limit clamped to the budget: test/unit-workflows (stubbed activities, time skipping).
 
   test('stop strategy cancels a running job at the budget', async () => {
     // The service runs in this process. Every crawl page that starts once the crawl has been
