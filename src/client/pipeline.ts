@@ -2,14 +2,15 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { webDataPipeline } from '../workflows/pipeline.js';
 import { progressQuery, raiseBudgetUpdate, type PipelineProgress } from '../workflows/definitions.js';
-import { parsePipelineInput, type PipelineConfig, type PipelineInput } from '../workflows/input.js';
+import { parsePipelineInput, recordAddressPolicy, type PipelineConfig, type PipelineInput } from '../workflows/input.js';
+import { addressPolicy, type AddressPolicyOption } from './address-policy.js';
 import type { PipelineResult } from '../workflows/state.js';
 import { OUTCOME, STAGE, TARGET_HOST } from '../search-attributes.js';
 import { hostOf } from '../workflows/runtime.js';
 
 export const DEFAULT_TASK_QUEUE = 'webdata';
 
-export interface StartPipelineOptions {
+export interface StartPipelineOptions extends AddressPolicyOption {
   taskQueue?: string;
   /** Default: `webdata-<host>-<timestamp>`. */
   workflowId?: string;
@@ -43,12 +44,14 @@ export function describe(config: PipelineConfig): string {
 
 /** Validates the input (same schemas as the workflow: fails before anything starts) and starts the run. */
 export async function startPipeline(client: Client, input: PipelineInput, options: StartPipelineOptions = {}): Promise<PipelineHandle> {
-  const config = parsePipelineInput(input);
+  const policy = addressPolicy(options);
+  const recorded = recordAddressPolicy(input, policy);
+  const config = parsePipelineInput(recorded, policy);
   const workflowId = options.workflowId ?? `webdata-${hostOf(config.url).replace(/[^a-z0-9.-]/gi, '-')}-${Date.now()}`;
   return client.workflow.start(webDataPipeline, {
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowId,
-    args: [input],
+    args: [recorded],
     staticSummary: summarize(config),
     staticDetails: describe(config),
     typedSearchAttributes: [

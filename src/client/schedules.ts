@@ -1,7 +1,8 @@
 // Recurring pipelines over Temporal Schedules.
 import { ScheduleOverlapPolicy, type Client, type ScheduleDescription, type ScheduleSummary } from '@temporalio/client';
 import { webDataPipeline } from '../workflows/pipeline.js';
-import { parsePipelineInput, type PipelineInput } from '../workflows/input.js';
+import { parsePipelineInput, recordAddressPolicy, type PipelineInput } from '../workflows/input.js';
+import { addressPolicy, type AddressPolicyOption } from './address-policy.js';
 import { DEFAULT_TASK_QUEUE, describe, summarize } from './pipeline.js';
 
 export type OverlapPolicy = 'skip' | 'buffer_one' | 'buffer_all' | 'cancel_other' | 'terminate_other' | 'allow_all';
@@ -15,7 +16,7 @@ const OVERLAP: Record<OverlapPolicy, ScheduleOverlapPolicy> = {
   allow_all: ScheduleOverlapPolicy.ALLOW_ALL,
 };
 
-export interface SchedulePipelineOptions {
+export interface SchedulePipelineOptions extends AddressPolicyOption {
   scheduleId: string;
   /** A cron expression ("0 3 * * *") or an interval ("6h", "30m", "90 seconds"): exactly one. */
   cron?: string;
@@ -34,10 +35,11 @@ export interface SchedulePipelineOptions {
 }
 
 export async function schedulePipeline(client: Client, input: PipelineInput, options: SchedulePipelineOptions): Promise<string> {
-  const tracked: PipelineInput = options.trackChanges === false || input.changes
+  const policy = addressPolicy(options);
+  const tracked: PipelineInput = recordAddressPolicy(options.trackChanges === false || input.changes
     ? input
-    : { ...input, changes: { series: options.scheduleId } };
-  const config = parsePipelineInput(tracked);
+    : { ...input, changes: { series: options.scheduleId } }, policy);
+  const config = parsePipelineInput(tracked, policy);
   if ((options.cron === undefined) === (options.every === undefined)) {
     throw new Error('schedule: exactly one of cron or every is required');
   }

@@ -3,7 +3,7 @@
 // start, with the contract's parse options schema: a bad field fails with its path and rule
 // before anything is parsed or spent.
 import { z } from 'zod';
-import { formatIssues, parseOptionsSchema } from 'webdata-contract';
+import { formatIssues, MIN_BUDGET_CREDITS, parseOptionsSchema } from 'webdata-contract';
 
 /** Files a run may list: the list travels in each continue-as-new, so it stays small. */
 export const MAX_PARSE_FILES = 10_000;
@@ -47,7 +47,7 @@ export const parseDocumentsInputSchema = z.strictObject({
   runId: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, { error: 'must be 1-128 letters, digits, dot, dash or underscore' }).optional(),
   budget: z.strictObject({
     /** Credits the run may spend: no file is started whose estimated cost would pass it. */
-    credits: z.number().int().min(0),
+    credits: z.number().int().min(MIN_BUDGET_CREDITS),
   }).optional(),
   /** Files parsed at the same time. */
   concurrency: z.number().int().min(1).max(16).default(2),

@@ -28,6 +28,8 @@ import type { PipelineResult, PipelineState } from './state.js';
 import { applyFix, decideFix, type FixableStage } from './support.js';
 
 const BATCH_MODE_SKIPS_CRAWL = 'batch-mode-skips-crawl';
+/** Runs started before it recorded no address setting: their hosts were not checked. */
+const PRIVATE_ADDRESS_CHECK = 'private-address-check';
 
 /**
  * Stages in the order they run; `support` is not a step but the repair of a failed one. The
@@ -49,7 +51,9 @@ const RUNNERS: Record<(typeof ORDER)[number], (rt: PipelineRuntime) => Promise<S
 function initialState(input: PipelineInput): PipelineState {
   let config;
   try {
-    config = parsePipelineInput(input);
+    // The starting client recorded its deployment's setting in the input (see input.ts).
+    const allowPrivateAddresses = !patched(PRIVATE_ADDRESS_CHECK) || input.allowPrivateAddresses === true;
+    config = parsePipelineInput(input, { allowPrivateAddresses });
   } catch (err) {
     if (err instanceof PipelineInputError) {
       throw ApplicationFailure.create({ message: err.message, type: 'validation', nonRetryable: true, details: [err.issues] });

@@ -22,9 +22,9 @@ test('pipeline input is validated with the client schemas, naming field and rule
     [{ url: 'http://a.test', mode: 'both' }, /mode/],
   ];
   for (const [input, message] of bad) {
-    assert.throws(() => parsePipelineInput(input), (err: unknown) => err instanceof PipelineInputError && message.test(err.message), JSON.stringify(input));
+    assert.throws(() => parsePipelineInput(input, { allowPrivateAddresses: false }), (err: unknown) => err instanceof PipelineInputError && message.test(err.message), JSON.stringify(input));
   }
-  const ok = parsePipelineInput({ url: 'http://a.test/', budget: { credits: 10 } });
+  const ok = parsePipelineInput({ url: 'http://a.test/', budget: { credits: 10 } }, { allowPrivateAddresses: false });
   assert.equal(ok.mode, 'crawl');
   assert.equal(ok.budget?.strategy, 'clamp');
 });
@@ -46,13 +46,13 @@ test('credit guard fits, clamps or refuses', () => {
 });
 
 test('support fixes apply only with enough confidence and allowed fields', () => {
-  const config = parsePipelineInput({ url: 'http://a.test/' });
+  const config = parsePipelineInput({ url: 'http://a.test/' }, { allowPrivateAddresses: false });
   assert.equal(decideFix(config, 'crawl', answer('high', { includePaths: ['^/docs'] })).apply, true);
   assert.equal(decideFix(config, 'crawl', answer('medium', { limit: 10 })).apply, true);
   assert.equal(decideFix(config, 'crawl', answer('low', { limit: 10 })).apply, false);
   assert.match(decideFix(config, 'crawl', answer('high', { url: 'http://evil.test/' })).why, /not allowed.*url/);
   assert.equal(decideFix(config, 'crawl', answer('high', null)).apply, false);
-  const strict = parsePipelineInput({ url: 'http://a.test/', support: { minConfidence: 'high' } });
+  const strict = parsePipelineInput({ url: 'http://a.test/', support: { minConfidence: 'high' } }, { allowPrivateAddresses: false });
   assert.equal(decideFix(strict, 'crawl', answer('medium', { limit: 10 })).apply, false);
   assert.deepEqual(applyFix({ includePaths: ['x'], limit: 5 }, { includePaths: ['^/docs'], limit: null }), { includePaths: ['^/docs'] });
 });

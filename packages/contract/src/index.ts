@@ -5,3 +5,4 @@ export * from './schemas/index.js';
 export * from './types.js';
 export * from './prices.js';
 export * from './defaults.js';
+export * from './untrusted/index.js';
