@@ -16,7 +16,7 @@ export const pathPatternSchema = z.string().superRefine((pattern, ctx) => {
 });
 
 /** A list of patterns (includePaths, excludePaths, select include/exclude). */
-export const patternListSchema = z.array(pathPatternSchema).max(MAX_PATTERNS, { error: `must list at most ${MAX_PATTERNS} patterns` });
+export const patternListSchema = z.array(pathPatternSchema).max(MAX_PATTERNS);
 
 export const crawlRequestSchema = body({
   url: httpUrl,
