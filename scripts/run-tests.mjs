@@ -41,6 +41,7 @@ const concurrency = process.env.TEST_CONCURRENCY ?? '1';
 const result = spawnSync(
   process.execPath,
   ['--conditions=webdata-source', '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: process.env },
+  // Every test's sites and services listen on 127.0.0.1; the hostile tests turn this off themselves.
+  { stdio: 'inherit', env: { ...process.env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' } },
 );
 process.exit(result.status ?? 1);

@@ -27,10 +27,15 @@ export interface ActivityDeps {
   robotsUserAgent?: string;
   /** Per-attempt deadline of a robots.txt fetch; default 5 s (a timeout disallows the origin). */
   robotsTimeoutMs?: number;
-  /** fetch used for robots.txt (tests); default the global fetch. */
+  /** fetch used for robots.txt (tests); default a fetch that reaches public addresses only. */
   robotsFetch?: typeof fetch;
+  /**
+   * The worker's own fetches (robots.txt, the change summary webhook) may reach loopback, private
+   * and other non-public addresses; default WEBDATA_ALLOW_PRIVATE_ADDRESSES (off).
+   */
+  allowPrivateAddresses?: boolean;
   /** Secret that signs the change summary webhook (input.changes.webhookUrl); unset: not sent. */
   changesWebhookSecret?: string;
-  /** fetch used for the change summary webhook (tests); default the global fetch. */
+  /** fetch used for the change summary webhook (tests); default a fetch that reaches public addresses only. */
   webhookFetch?: typeof fetch;
 }

@@ -1,4 +1,5 @@
 // createActivities: every endpoint as an activity, plus the collectors and link-list helpers.
+import { createPublicFetch } from 'webdata-client';
 import { createAgentActivities } from './agents.js';
 import { createChangeActivities } from './changes.js';
 import { createCollectors } from './collect.js';
@@ -10,7 +11,10 @@ import { createMonitorActivities } from './monitor.js';
 import { createRobotsActivities, RobotsBook } from './robots.js';
 import { createTenantBudgetActivities } from './tenant-budget.js';
 
-export function createActivities(deps: ActivityDeps) {
+export function createActivities(given: ActivityDeps) {
+  // The worker's own requests go to public addresses only, checked after DNS and each redirect.
+  const outward = createPublicFetch({ allowPrivateAddresses: given.allowPrivateAddresses }).fetch;
+  const deps: ActivityDeps = { ...given, robotsFetch: given.robotsFetch ?? outward, webhookFetch: given.webhookFetch ?? outward };
   // One robots.txt cache for the filter and the collectors: fetched once per origin per run.
   const robots = new RobotsBook(deps);
   const { collect: _collect, ...collectors } = createCollectors(deps, robots);

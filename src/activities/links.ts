@@ -1,6 +1,6 @@
 // Link lists: map results, the selection and "what the crawl missed" stay in the store; the
 // workflow gets counts, a reference and a small sample.
-import type { MapRequest } from 'webdata-contract';
+import { compilePattern, type MapRequest } from 'webdata-contract';
 import type { LinkEntry } from 'webdata-storage';
 import { refOf } from 'webdata-storage';
 import { currentScope, whileHeartbeating } from './context.js';
@@ -68,8 +68,9 @@ export function createLinkActivities(deps: ActivityDeps) {
     /** Include/exclude regexes (on the pathname; excludes win) and a limit, in the list's order. */
     async selectUrls(input: SelectInput): Promise<SelectResult> {
       const beat = pulse();
-      const include = (input.include ?? []).map((p) => new RegExp(p));
-      const exclude = (input.exclude ?? []).map((p) => new RegExp(p));
+      // Linear time (RE2): a tenant's pattern cannot hold the worker over a large list.
+      const include = (input.include ?? []).map(compilePattern);
+      const exclude = (input.exclude ?? []).map(compilePattern);
       const limit = input.limit ?? Number.POSITIVE_INFINITY;
       const picked: LinkEntry[] = [];
       const seen = new Set<string>();
@@ -117,7 +118,7 @@ export function createLinkActivities(deps: ActivityDeps) {
     /** Stored page URLs matching a regex (first `limit`, insertion order). */
     async findStoredPages(input: { runId: string; match: string; limit: number }): Promise<string[]> {
       const beat = pulse();
-      const re = new RegExp(input.match);
+      const re = compilePattern(input.match);
       const urls = new Set<string>();
       for await (const doc of store.readDocuments(input.runId)) {
         beat();

@@ -87,6 +87,9 @@ function quietRuntime(): void {
 
 export async function startDevStack(options: DevStackOptions = {}): Promise<DevStack> {
   const log = options.log ?? (() => {});
+  // Everything the stack serves (demo site, service, receiver) is on 127.0.0.1: the runs this
+  // process starts must reach it. Set only when the environment says nothing.
+  process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES ??= '1';
   quietRuntime();
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
@@ -143,7 +146,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     }
     const store = await createStore(storeSpec);
     closers.push(() => store.close());
-    const api = new WebDataClient({ apiKey, baseUrl: service.url });
+    const api = new WebDataClient({ apiKey, baseUrl: service.url, allowPrivateAddresses: true });
     closers.push(() => api.close());
 
     const client = env.client;
@@ -155,7 +158,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     const taskQueue = options.taskQueue ?? 'webdata';
     let worker: Worker | undefined;
     if (options.worker !== false) {
-      worker = await createWebDataWorker({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, client: api, store, changesWebhookSecret: options.changesWebhookSecret });
+      worker = await createWebDataWorker({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, client: api, store, changesWebhookSecret: options.changesWebhookSecret, allowPrivateAddresses: true });
       const running = worker.run();
       closers.push(async () => {
         if (worker && worker.getState() === 'RUNNING') worker.shutdown();

@@ -3,7 +3,8 @@
 // changes crawl.maxDiscoveryDepth and keeps crawl.limit from the file.
 import { readFileSync } from 'node:fs';
 import type { PipelineInput } from '../workflows/input.js';
-import { parsePipelineInput, PipelineInputError, STAGES } from '../workflows/input.js';
+import { parsePipelineInput, PipelineInputError, recordAddressPolicy, STAGES } from '../workflows/input.js';
+import { addressPolicy } from '../client/address-policy.js';
 import { oneLine, UsageError } from './errors.js';
 
 export const runFlags = {
@@ -115,7 +116,8 @@ export function validatedInput(url: string | undefined, v: Values, defaults: Par
   const input = { ...defaults, ...inputFromFlags(url, v) };
   if (input.url === undefined) throw new UsageError('a start URL is required: webdata run <url> (or "url" in the --input file)');
   try {
-    parsePipelineInput(input);
+    const policy = addressPolicy();
+    parsePipelineInput(recordAddressPolicy(input, policy), policy);
   } catch (err) {
     if (err instanceof PipelineInputError) {
       const where = v.input ? ` (input from --input ${v.input} and flags)` : '';

@@ -2,7 +2,8 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { webDataPipeline } from '../workflows/pipeline.js';
 import { PIPELINE_WORKFLOW_TYPE, progressQuery, raiseBudgetUpdate, type PipelineProgress } from '../workflows/definitions.js';
-import { parsePipelineInput, type PipelineConfig, type PipelineInput } from '../workflows/input.js';
+import { parsePipelineInput, recordAddressPolicy, type PipelineConfig, type PipelineInput } from '../workflows/input.js';
+import { addressPolicy, type AddressPolicyOption } from './address-policy.js';
 import type { PipelineResult } from '../workflows/state.js';
 import { OUTCOME, STAGE, TARGET_HOST, TENANT } from '../search-attributes.js';
 import { DEFAULT_TENANT, priorityOf } from '../workflows/tenant.js';
@@ -10,7 +11,7 @@ import { hostOf } from '../workflows/host.js';
 
 export const DEFAULT_TASK_QUEUE = 'webdata';
 
-export interface StartPipelineOptions {
+export interface StartPipelineOptions extends AddressPolicyOption {
   taskQueue?: string;
   /** Default: `webdata-<host>-<timestamp>`. */
   workflowId?: string;
@@ -46,12 +47,14 @@ export function describe(config: PipelineConfig): string {
 
 /** Validates the input (same schemas as the workflow: fails before anything starts) and starts the run. */
 export async function startPipeline(client: Client, input: PipelineInput, options: StartPipelineOptions = {}): Promise<PipelineHandle> {
-  const config = parsePipelineInput(input);
+  const policy = addressPolicy(options);
+  const recorded = recordAddressPolicy(input, policy);
+  const config = parsePipelineInput(recorded, policy);
   const workflowId = options.workflowId ?? `webdata-${hostOf(config.url).replace(/[^a-z0-9.-]/gi, '-')}-${Date.now()}`;
   return client.workflow.start<typeof webDataPipeline>(PIPELINE_WORKFLOW_TYPE, {
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowId,
-    args: [input],
+    args: [recorded],
     staticSummary: summarize(config),
     staticDetails: describe(config),
     priority: priorityOf(config),

@@ -3,9 +3,10 @@ import { ScheduleOverlapPolicy, type Client, type ScheduleDescription, type Sche
 import type { Priority } from '@temporalio/common';
 import { PIPELINE_WORKFLOW_TYPE } from '../workflows/definitions.js';
 import type { webDataPipeline } from '../workflows/pipeline.js';
-import { parsePipelineInput, type PipelineInput } from '../workflows/input.js';
+import { parsePipelineInput, recordAddressPolicy, type PipelineInput } from '../workflows/input.js';
 import { TENANT } from '../search-attributes.js';
 import { DEFAULT_TENANT, priorityOf } from '../workflows/tenant.js';
+import { addressPolicy, type AddressPolicyOption } from './address-policy.js';
 import { DEFAULT_TASK_QUEUE, describe, summarize } from './pipeline.js';
 
 export type OverlapPolicy = 'skip' | 'buffer_one' | 'buffer_all' | 'cancel_other' | 'terminate_other' | 'allow_all';
@@ -19,7 +20,7 @@ const OVERLAP: Record<OverlapPolicy, ScheduleOverlapPolicy> = {
   allow_all: ScheduleOverlapPolicy.ALLOW_ALL,
 };
 
-export interface SchedulePipelineOptions {
+export interface SchedulePipelineOptions extends AddressPolicyOption {
   scheduleId: string;
   /** A cron expression ("0 3 * * *") or an interval ("6h", "30m", "90 seconds"): exactly one. */
   cron?: string;
@@ -41,11 +42,12 @@ export interface SchedulePipelineOptions {
 
 export async function schedulePipeline(client: Client, input: PipelineInput, options: SchedulePipelineOptions): Promise<string> {
   // Validated with the rest of the input below (tenant: its rule, one line).
+  const policy = addressPolicy(options);
   const named: PipelineInput = options.tenant === undefined ? input : { ...input, tenant: options.tenant };
-  const tracked: PipelineInput = options.trackChanges === false || named.changes
+  const tracked: PipelineInput = recordAddressPolicy(options.trackChanges === false || named.changes
     ? named
-    : { ...named, changes: { series: options.scheduleId } };
-  const config = parsePipelineInput(tracked);
+    : { ...named, changes: { series: options.scheduleId } }, policy);
+  const config = parsePipelineInput(tracked, policy);
   if ((options.cron === undefined) === (options.every === undefined)) {
     throw new Error('schedule: exactly one of cron or every is required');
   }

@@ -26,6 +26,7 @@ const envSchema = z.object({
   WEBDATA_LOG_FORMAT: z.enum(['text', 'json'], { error: 'WEBDATA_LOG_FORMAT: must be text or json' }).default('text'),
   WEBDATA_DEPLOYMENT_NAME: z.string().regex(/^[^.\s]+$/, { error: 'WEBDATA_DEPLOYMENT_NAME: must be a name without dots or spaces, e.g. webdata' }).optional(),
   WEBDATA_BUILD_ID: z.string().regex(/^\S+$/, { error: 'WEBDATA_BUILD_ID: must be a build id without spaces, e.g. a git commit or 2026.11.23-1' }).optional(),
+  WEBDATA_ALLOW_PRIVATE_ADDRESSES: z.enum(['0', '1', 'true', 'false'], { error: 'WEBDATA_ALLOW_PRIVATE_ADDRESSES: must be 1 or 0' }).optional(),
 }).superRefine((e, ctx) => {
   if ((e.WEBDATA_DEPLOYMENT_NAME === undefined) !== (e.WEBDATA_BUILD_ID === undefined)) {
     const missing = e.WEBDATA_BUILD_ID === undefined ? 'WEBDATA_BUILD_ID' : 'WEBDATA_DEPLOYMENT_NAME';
@@ -66,6 +67,11 @@ export interface WorkerSettings {
    * deployment version; runs stay on the version they started on (PINNED by default).
    */
   deployment?: { deploymentName: string; buildId: string };
+  /**
+   * URLs may name loopback, private, link-local and other non-public hosts (requests to the
+   * service and the worker's own fetches); off by default: tenants' URLs must not reach inward.
+   */
+  allowPrivateAddresses: boolean;
 }
 
 export class WorkerSettingsError extends Error {
@@ -103,6 +109,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     changesWebhookSecret: e.WEBDATA_CHANGES_WEBHOOK_SECRET,
     metricsBind: e.WEBDATA_METRICS_BIND,
     logFormat: e.WEBDATA_LOG_FORMAT,
+    allowPrivateAddresses: e.WEBDATA_ALLOW_PRIVATE_ADDRESSES === '1' || e.WEBDATA_ALLOW_PRIVATE_ADDRESSES === 'true',
     deployment: e.WEBDATA_DEPLOYMENT_NAME !== undefined && e.WEBDATA_BUILD_ID !== undefined
       ? { deploymentName: e.WEBDATA_DEPLOYMENT_NAME, buildId: e.WEBDATA_BUILD_ID }
       : undefined,

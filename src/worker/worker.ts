@@ -50,6 +50,8 @@ export interface WebDataWorkerOptions {
   robotsUserAgent?: string;
   /** Signs the change summary webhook (ActivityDeps.changesWebhookSecret). */
   changesWebhookSecret?: string;
+  /** The worker's own fetches may reach private addresses (ActivityDeps.allowPrivateAddresses). */
+  allowPrivateAddresses?: boolean;
   /**
    * The package's metrics (pages stored, and the workflow's credits, job and run durations) on
    * the runtime's meter; default on (a no-op without a metrics exporter), `false` for none.
@@ -85,7 +87,7 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
     ...workflowSource,
-    activities: createActivities({ client: options.client, store, collectPageSize: options.collectPageSize, robotsUserAgent: options.robotsUserAgent, changesWebhookSecret: options.changesWebhookSecret }),
+    activities: createActivities({ client: options.client, store, collectPageSize: options.collectPageSize, robotsUserAgent: options.robotsUserAgent, changesWebhookSecret: options.changesWebhookSecret, allowPrivateAddresses: options.allowPrivateAddresses }),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
     maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTaskExecutions,
     maxTaskQueueActivitiesPerSecond: options.maxTaskQueueActivitiesPerSecond,
@@ -119,6 +121,7 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
     apiKey: settings.apiKey,
     baseUrl: settings.apiUrl,
     timeoutMs: settings.apiTimeoutMs,
+    allowPrivateAddresses: settings.allowPrivateAddresses,
     observer: combineObservers(metrics.observer, tracing?.observer),
   });
   const worker = await createWebDataWorker({
@@ -135,6 +138,7 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
     collectPageSize: settings.collectPageSize,
     robotsUserAgent: settings.robotsUserAgent,
     changesWebhookSecret: settings.changesWebhookSecret,
+    allowPrivateAddresses: settings.allowPrivateAddresses,
     deployment: settings.deployment,
     metrics,
     overrides: tracing ? { plugins: [tracing.plugin] } : undefined,

@@ -8,8 +8,12 @@ import {
   mapRequestSchema,
   scrapeOptionsShape,
   pathPatternSchema,
+  patternListSchema,
+  privateUrlIssues,
   formatIssues,
   httpUrl,
+  ALLOW_PRIVATE_ADDRESSES_ENV,
+  MIN_BUDGET_CREDITS,
   MAX_AGENT_URLS,
   batchScrapeRequestSchema,
   checkCodeOrPrompt,
@@ -69,8 +73,8 @@ export const pipelineInputSchema = z.strictObject({
   priorityKey: priorityKeySchema.optional(),
   map: mapRequestSchema.omit({ url: true, origin: true, integration: true }).optional(),
   select: z.strictObject({
-    include: z.array(pathPatternSchema).optional(),
-    exclude: z.array(pathPatternSchema).optional(),
+    include: patternListSchema.optional(),
+    exclude: patternListSchema.optional(),
     /** Orders selected URLs by relevance to this text (map's own ranking). */
     search: z.string().min(1).optional(),
     limit: z.number().int().min(1).max(100_000).optional(),
@@ -98,7 +102,7 @@ export const pipelineInputSchema = z.strictObject({
     }).optional(),
   }).optional(),
   budget: z.strictObject({
-    /** Credits this run may spend. */
+    /** Credits this run may spend: at least 1, or 0 to wait (waitForRaiseMs) for a `raiseBudget`. */
     credits: z.number().int().min(0),
     /** Optional cap on the team's credits this calendar month (from the historical usage endpoint). */
     monthlyCap: z.number().int().min(0).optional(),
@@ -109,6 +113,11 @@ export const pipelineInputSchema = z.strictObject({
      * configured and cancels it when its own `creditsUsed` reaches what is left.
      */
     strategy: z.enum(['clamp', 'stop']).default('clamp'),
+  }).superRefine((budget, ctx) => {
+    // A budget of 0 that waits for nothing could do nothing: every stage would be skipped.
+    if (budget.credits < MIN_BUDGET_CREDITS && budget.waitForRaiseMs === 0) {
+      ctx.addIssue({ code: 'custom', path: ['credits'], message: `must be at least ${MIN_BUDGET_CREDITS} (0 only with waitForRaiseMs, to wait for raiseBudget)` });
+    }
   }).optional(),
   /**
    * Store pages robots.txt disallows. By default no stage stores such a page (the pipeline checks
@@ -129,6 +138,13 @@ export const pipelineInputSchema = z.strictObject({
   }).optional(),
   /** Webhook receiver for job-level events; polling still guarantees completion. */
   webhookUrl: httpUrl.optional(),
+  /**
+   * Recorded by the client that starts the run, from its deployment's setting (the caller may
+   * not set it: startPipeline refuses that). The workflow cannot read the worker's environment
+   * deterministically, so its own address check trusts what the starting client recorded; the
+   * worker still applies its own setting to every request and fetch it makes.
+   */
+  allowPrivateAddresses: z.boolean().optional(),
   polling: z.strictObject({
     minIntervalMs: ms.min(200).default(1_000),
     maxIntervalMs: ms.min(200).default(30_000),
@@ -147,10 +163,35 @@ export class PipelineInputError extends Error {
   }
 }
 
-export function parsePipelineInput(input: unknown): PipelineConfig {
+export interface AddressPolicy {
+  /** Whether URLs may name loopback, private, link-local and other non-public hosts. */
+  allowPrivateAddresses: boolean;
+}
+
+/**
+ * Validates the input: the schema's rules, then (unless the policy allows them) every URL's host
+ * against the private ranges. Each issue is one line naming the field and the rule.
+ */
+export function parsePipelineInput(input: unknown, policy: AddressPolicy): PipelineConfig {
   const parsed = pipelineInputSchema.safeParse(input);
   if (!parsed.success) throw new PipelineInputError(formatIssues(parsed.error));
+  if (!policy.allowPrivateAddresses) {
+    const issues = privateUrlIssues(parsed.data);
+    if (issues.length > 0) throw new PipelineInputError(issues);
+  }
   return parsed.data;
+}
+
+/**
+ * The input a client starts a run with: its deployment's setting recorded in
+ * `allowPrivateAddresses`. Refuses an input that sets the field itself against the setting.
+ */
+export function recordAddressPolicy<T extends { allowPrivateAddresses?: boolean }>(input: T, policy: AddressPolicy): T {
+  if (input.allowPrivateAddresses === true && !policy.allowPrivateAddresses) {
+    throw new PipelineInputError([{ path: 'allowPrivateAddresses', message: `is the deployment's setting (${ALLOW_PRIVATE_ADDRESSES_ENV}=1 or the allowPrivateAddresses option), not part of a run's input` }]);
+  }
+  const { allowPrivateAddresses: _set, ...rest } = input;
+  return (policy.allowPrivateAddresses ? { ...rest, allowPrivateAddresses: true } : rest) as T;
 }
 
 export function stageEnabled(config: PipelineConfig, stage: StageName): boolean {

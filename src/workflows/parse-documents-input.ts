@@ -3,7 +3,7 @@
 // start, with the contract's parse options schema: a bad field fails with its path and rule
 // before anything is parsed or spent.
 import { z } from 'zod';
-import { formatIssues, parseOptionsSchema } from 'webdata-contract';
+import { formatIssues, MIN_BUDGET_CREDITS, parseOptionsSchema } from 'webdata-contract';
 import { priorityKeySchema, tenantSchema } from './tenant.js';
 
 /** Files a run may list: the list travels in each continue-as-new, so it stays small. */
@@ -52,7 +52,7 @@ export const parseDocumentsInputSchema = z.strictObject({
   priorityKey: priorityKeySchema.optional(),
   budget: z.strictObject({
     /** Credits the run may spend: no file is started whose estimated cost would pass it. */
-    credits: z.number().int().min(0),
+    credits: z.number().int().min(MIN_BUDGET_CREDITS),
   }).optional(),
   /** Files parsed at the same time. */
   concurrency: z.number().int().min(1).max(16).default(2),

@@ -35,6 +35,9 @@ const BATCH_MODE_SKIPS_CRAWL = 'batch-mode-skips-crawl';
  */
 const SUPPORT_ASK_NAMES_JOB = 'support-ask-names-job';
 
+/** Runs started before it recorded no address setting: their hosts were not checked. */
+const PRIVATE_ADDRESS_CHECK = 'private-address-check';
+
 /**
  * Stages in the order they run; `support` is not a step but the repair of a failed one. The
  * agent comes last: it may take its URLs from the pages the stages before it stored, and its
@@ -55,7 +58,9 @@ const RUNNERS: Record<(typeof ORDER)[number], (pipeline: PipelineRuntime) => Pro
 function initialState(input: PipelineInput): PipelineState {
   let config;
   try {
-    config = parsePipelineInput(input);
+    // The starting client recorded its deployment's setting in the input (see input.ts).
+    const allowPrivateAddresses = !patched(PRIVATE_ADDRESS_CHECK) || input.allowPrivateAddresses === true;
+    config = parsePipelineInput(input, { allowPrivateAddresses });
   } catch (err) {
     if (err instanceof PipelineInputError) {
       throw ApplicationFailure.create({ message: err.message, type: 'validation', nonRetryable: true, details: [err.issues] });

@@ -78,10 +78,10 @@ describe('the content hash', () => {
   });
 
   test('input.changes: series must be a name, webhookUrl an http(s) URL', () => {
-    assert.throws(() => parsePipelineInput({ url: 'http://site.test/', changes: { series: 'has space' } }), /changes\.series: must be 1-128 letters/);
-    assert.throws(() => parsePipelineInput({ url: 'http://site.test/', changes: { series: 's', webhookUrl: 'ftp://x' } }), /changes\.webhookUrl/);
-    assert.throws(() => parsePipelineInput({ url: 'http://site.test/', changes: { series: 's', extra: 1 } }), /changes/);
-    assert.deepEqual(parsePipelineInput({ url: 'http://site.test/', changes: { series: 'shop-daily' } }).changes, { series: 'shop-daily' });
+    assert.throws(() => parsePipelineInput({ url: 'http://site.test/', changes: { series: 'has space' } }, { allowPrivateAddresses: false }), /changes\.series: must be 1-128 letters/);
+    assert.throws(() => parsePipelineInput({ url: 'http://site.test/', changes: { series: 's', webhookUrl: 'ftp://x' } }, { allowPrivateAddresses: false }), /changes\.webhookUrl/);
+    assert.throws(() => parsePipelineInput({ url: 'http://site.test/', changes: { series: 's', extra: 1 } }, { allowPrivateAddresses: false }), /changes/);
+    assert.deepEqual(parsePipelineInput({ url: 'http://site.test/', changes: { series: 'shop-daily' } }, { allowPrivateAddresses: false }).changes, { series: 'shop-daily' });
   });
 });
 

@@ -410,6 +410,8 @@ export function spawnWorker(env: WorkerEnv, log: string[] = []): WorkerProcess {
       TEMPORAL_ADDRESS: env.temporalAddress,
       TEMPORAL_NAMESPACE: 'default',
       WEBDATA_API_URL: env.serviceUrl,
+      // The runner's setting (its sites are on 127.0.0.1); this env is otherwise built from scratch.
+      ...(process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES ? { WEBDATA_ALLOW_PRIVATE_ADDRESSES: process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES } : {}),
       WEBDATA_API_KEY: env.apiKey,
       WEBDATA_STORE: env.store,
       WEBDATA_TASK_QUEUE: env.taskQueue,

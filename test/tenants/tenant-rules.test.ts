@@ -8,18 +8,21 @@ import { priorityOf } from '../../src/workflows/tenant.js';
 import { TenantLabels } from '../../src/worker/tenant-labels.js';
 import { SEARCH_ATTRIBUTES } from '../../src/search-attributes.js';
 
+/** These inputs name public test hosts; the address rule is tested in test/hostile. */
+const PUBLIC_ONLY = { allowPrivateAddresses: false };
+
 const RULE = /^invalid pipeline input: tenant: must be 1-64 letters, digits, dot, dash or underscore$/;
 
 test('tenant on PipelineInput: 1-64 of [A-Za-z0-9._-], refused otherwise in one line naming the field', () => {
   for (const tenant of ['a', 'acme-corp', 'Cust_42.eu', 'x'.repeat(64)]) {
-    assert.equal(parsePipelineInput({ url: 'http://a.test/', tenant }).tenant, tenant);
+    assert.equal(parsePipelineInput({ url: 'http://a.test/', tenant }, PUBLIC_ONLY).tenant, tenant);
   }
   for (const tenant of ['', 'x'.repeat(65), 'acme corp', 'a/b', 'é', 'a\nb']) {
-    assert.throws(() => parsePipelineInput({ url: 'http://a.test/', tenant }), (err: unknown) => err instanceof PipelineInputError && RULE.test(err.message), JSON.stringify(tenant));
+    assert.throws(() => parsePipelineInput({ url: 'http://a.test/', tenant }, PUBLIC_ONLY), (err: unknown) => err instanceof PipelineInputError && RULE.test(err.message), JSON.stringify(tenant));
   }
-  assert.throws(() => parsePipelineInput({ url: 'http://a.test/', tenant: 42 }), /invalid pipeline input: tenant: must be a string$/);
-  assert.throws(() => parsePipelineInput({ url: 'http://a.test/', priorityKey: 0 }), /priorityKey: must be at least 1/);
-  assert.throws(() => parsePipelineInput({ url: 'http://a.test/', priorityKey: 6 }), /priorityKey: must be at most 5/);
+  assert.throws(() => parsePipelineInput({ url: 'http://a.test/', tenant: 42 }, PUBLIC_ONLY), /invalid pipeline input: tenant: must be a string$/);
+  assert.throws(() => parsePipelineInput({ url: 'http://a.test/', priorityKey: 0 }, PUBLIC_ONLY), /priorityKey: must be at least 1/);
+  assert.throws(() => parsePipelineInput({ url: 'http://a.test/', priorityKey: 6 }, PUBLIC_ONLY), /priorityKey: must be at most 5/);
 });
 
 test('tenant on parseDocuments input: same rule', () => {

@@ -13,6 +13,9 @@ import { stubActivities } from '../helpers/stub-activities.js';
 import { startWorkflowTests, type WorkflowTests } from '../helpers/time-skipping.js';
 import { crawlInput, siteStubs, storeRef } from './pipeline-stubs.js';
 
+/** These inputs name public test hosts; the address rule is tested in test/hostile. */
+const PUBLIC_ONLY = { allowPrivateAddresses: false };
+
 let wt: WorkflowTests;
 
 before(async () => {
@@ -25,7 +28,7 @@ after(async () => {
 /** The state a run hands over after map and select, at stage `next` (index in the stage order). */
 function handedOver(input: PipelineInput, next: number, extra: Partial<PipelineState>): PipelineState {
   return {
-    config: parsePipelineInput(input),
+    config: parsePipelineInput(input, PUBLIC_ONLY),
     runId: 'handed-over',
     next,
     reports: { map: { status: 'completed', credits: 1, urls: 3 }, select: { status: 'completed', credits: 0, urls: 3 } },

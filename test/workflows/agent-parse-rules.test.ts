@@ -19,9 +19,9 @@ test('agent maxCredits: kept when it fits, clamped to what is left, skipped when
 });
 
 test('pipeline input: the agent stage takes the agent request fields, validated', () => {
-  const ok = parsePipelineInput({ url: 'http://a.test/', agent: { prompt: 'Find the price', maxCredits: 20, match: '/pricing' } });
+  const ok = parsePipelineInput({ url: 'http://a.test/', agent: { prompt: 'Find the price', maxCredits: 20, match: '/pricing' } }, { allowPrivateAddresses: false });
   assert.equal(ok.agent?.maxUrls, 10);
-  assert.equal(parsePipelineInput({ url: 'http://a.test/', stages: { agent: false } }).stages?.agent, false);
+  assert.equal(parsePipelineInput({ url: 'http://a.test/', stages: { agent: false } }, { allowPrivateAddresses: false }).stages?.agent, false);
   const bad: Array<[unknown, RegExp]> = [
     [{ agent: {} }, /agent\.prompt: is required/],
     [{ agent: { prompt: '' } }, /agent\.prompt: must not be empty/],
@@ -33,7 +33,7 @@ test('pipeline input: the agent stage takes the agent request fields, validated'
     [{ agent: { prompt: 'x', maxUrls: 101 } }, /agent\.maxUrls: must be at most 100/],
   ];
   for (const [extra, message] of bad) {
-    assert.throws(() => parsePipelineInput({ url: 'http://a.test/', ...(extra as object) }), (err: unknown) => err instanceof PipelineInputError && message.test(err.message), JSON.stringify(extra));
+    assert.throws(() => parsePipelineInput({ url: 'http://a.test/', ...(extra as object) }, { allowPrivateAddresses: false }), (err: unknown) => err instanceof PipelineInputError && message.test(err.message), JSON.stringify(extra));
   }
 });
 
@@ -53,7 +53,7 @@ test('parseDocuments input: files, options, budget; each bad field named with it
     [{ files: [{ path: '/x.txt', size: 1 }] }, /files\.0\.size: is not a known field/],
     [{ files: ['/a.txt', '/a.txt'] }, /files\.1: duplicate path \(also files\.0\)/],
     [{ files: ['/a.txt'], options: { formats: ['nope'] } }, /options\.formats\.0/],
-    [{ files: ['/a.txt'], budget: { credits: -1 } }, /budget\.credits: must be at least 0/],
+    [{ files: ['/a.txt'], budget: { credits: 0 } }, /budget\.credits: must be at least 1/],
     [{ files: ['/a.txt'], runId: 'a b' }, /runId: must be 1-128 letters/],
     [{ files: ['/a.txt'], concurrency: 0 }, /concurrency: must be at least 1/],
     [{ files: ['/a.txt'], url: 'http://x.test/' }, /url: is not a known field/],

@@ -7,6 +7,9 @@ import { DEFAULT_FIXABLE_FIELDS, parsePipelineInput, PipelineInputError } from '
 import { applyFix, decideFix, supportQuestion } from '../../src/workflows/support.js';
 import { admitStartPage } from '../../src/workflows/stages/crawl.js';
 
+/** These inputs name public test hosts; the address rule is tested in test/hostile. */
+const PUBLIC_ONLY = { allowPrivateAddresses: false };
+
 const answer = (confidence: 'high' | 'medium' | 'low', fixParameters: Record<string, unknown> | null) => ({
   answer: 'x', confidence, fixParameters, validation: null, durationMs: 1,
 });
@@ -23,9 +26,9 @@ test('pipeline input is validated with the client schemas, naming field and rule
     [{ url: 'http://a.test', mode: 'both' }, /mode/],
   ];
   for (const [input, message] of bad) {
-    assert.throws(() => parsePipelineInput(input), (err: unknown) => err instanceof PipelineInputError && message.test(err.message), JSON.stringify(input));
+    assert.throws(() => parsePipelineInput(input, { allowPrivateAddresses: false }), (err: unknown) => err instanceof PipelineInputError && message.test(err.message), JSON.stringify(input));
   }
-  const ok = parsePipelineInput({ url: 'http://a.test/', budget: { credits: 10 } });
+  const ok = parsePipelineInput({ url: 'http://a.test/', budget: { credits: 10 } }, { allowPrivateAddresses: false });
   assert.equal(ok.mode, 'crawl');
   assert.equal(ok.budget?.strategy, 'clamp');
 });
@@ -38,7 +41,7 @@ test('the interact stage takes its request fields and rules from the contract', 
     assert.ok(!contract.success, JSON.stringify(body));
     const expected = formatIssues(contract.error).map((i) => i.message).sort();
     assert.throws(
-      () => parsePipelineInput({ url: 'http://a.test', interact: { match: '.', ...body } }),
+      () => parsePipelineInput({ url: 'http://a.test', interact: { match: '.', ...body } }, PUBLIC_ONLY),
       (err: unknown) => err instanceof PipelineInputError && assert.deepEqual(err.issues.map((i) => i.message).sort(), expected) === undefined,
       JSON.stringify(body),
     );
@@ -64,13 +67,13 @@ test('credit guard fits, clamps or refuses', () => {
 });
 
 test('support fixes apply only with enough confidence and allowed fields', () => {
-  const config = parsePipelineInput({ url: 'http://a.test/' });
+  const config = parsePipelineInput({ url: 'http://a.test/' }, { allowPrivateAddresses: false });
   assert.equal(decideFix(config, 'crawl', answer('high', { includePaths: ['^/docs'] })).apply, true);
   assert.equal(decideFix(config, 'crawl', answer('medium', { limit: 10 })).apply, true);
   assert.equal(decideFix(config, 'crawl', answer('low', { limit: 10 })).apply, false);
   assert.match(decideFix(config, 'crawl', answer('high', { url: 'http://evil.test/' })).why, /not allowed.*url/);
   assert.equal(decideFix(config, 'crawl', answer('high', null)).apply, false);
-  const strict = parsePipelineInput({ url: 'http://a.test/', support: { minConfidence: 'high' } });
+  const strict = parsePipelineInput({ url: 'http://a.test/', support: { minConfidence: 'high' } }, { allowPrivateAddresses: false });
   assert.equal(decideFix(strict, 'crawl', answer('medium', { limit: 10 })).apply, false);
   assert.deepEqual(applyFix({ includePaths: ['x'], limit: 5 }, { includePaths: ['^/docs'], limit: null }), { includePaths: ['^/docs'] });
 });

@@ -33,6 +33,8 @@ import {
   supportAskRequestSchema,
   uuid,
   nonEmpty,
+  privateAddressesAllowed,
+  privateUrlIssues,
   type ActivityQuery,
   type AgentRequest,
   type BatchScrapeRequest,
@@ -117,6 +119,11 @@ export interface WebDataClientOptions {
   maxHoldMs?: number;
   /** false: a Retry-After concerns only the call that got it (the caller paces itself). Default true. */
   holdOnRetryAfter?: boolean;
+  /**
+   * Send bodies whose URLs name loopback, private, link-local or other non-public hosts. Default
+   * from WEBDATA_ALLOW_PRIVATE_ADDRESSES (off): the URLs in a body are often a tenant's.
+   */
+  allowPrivateAddresses?: boolean;
 }
 
 /** Last optional argument of every method. */
@@ -140,6 +147,7 @@ export type JobStatusPage = JobStatusQuery | string;
 
 export class WebDataClient {
   private readonly http: HttpTransport;
+  private readonly allowPrivateAddresses: boolean;
 
   constructor(options: WebDataClientOptions) {
     if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
@@ -155,6 +163,7 @@ export class WebDataClient {
       throw new WebDataApiError({ kind: 'validation', code: 'LOCAL_VALIDATION', message: 'client options: baseUrl: must be a valid http(s) URL' });
     }
     this.http = new HttpTransport(options);
+    this.allowPrivateAddresses = options.allowPrivateAddresses ?? privateAddressesAllowed(process.env);
   }
 
   /** Origin every request goes to; the only origin a `next` URL may have. */
@@ -541,8 +550,21 @@ export class WebDataClient {
   }
 
   private send(call: HttpCall, options: RequestOptions | undefined) {
+    if (!this.allowPrivateAddresses && call.body !== undefined) refusePrivateUrls(call.body, call.what);
     return this.http.call({ ...call, signal: options?.signal, timeoutMs: options?.timeoutMs });
   }
+}
+
+/** Every URL of a body (url, urls, webhook...) must name a public host: checked before sending. */
+function refusePrivateUrls(body: unknown, what: string): void {
+  const issues = privateUrlIssues(body);
+  if (issues.length === 0) return;
+  throw new WebDataApiError({
+    kind: 'validation',
+    code: 'PRIVATE_ADDRESS',
+    message: `${what}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    details: issues,
+  });
 }
 
 function check<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {

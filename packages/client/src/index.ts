@@ -6,6 +6,8 @@ export type { ParseFileInput, ParseFileOptions } from './upload.js';
 export { WebDataApiError, isWebDataApiError, isApiErrorBody, isRouteMissing } from './errors.js';
 export type { WebDataErrorKind, WebDataApiErrorInit } from './errors.js';
 export { DEFAULT_TIMEOUT_MS } from './http.js';
+export { createPublicFetch, PrivateAddressError } from './public-fetch.js';
+export type { PublicFetch, PublicFetchOptions, AddressLookup } from './public-fetch.js';
 export { followPages } from './pagination.js';
 export { parseRetryAfterHeader, parseRetryAfterText, retryAfterMs } from './retry-after.js';
 export {

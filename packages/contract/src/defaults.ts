@@ -80,3 +80,25 @@ export const DEFAULT_MONITOR_RETENTION_DAYS = 30;
 export const DEFAULT_MONITOR_LIST_LIMIT = 25;
 export const MAX_MONITOR_LIST_LIMIT = 100;
 export const DEFAULT_MONITOR_TIMEZONE = 'UTC';
+
+// Support ask (4.3, section 8).
+export const MAX_SUPPORT_QUESTION = 8000;
+export const MAX_SUPPORT_RATIONALE = 2000;
+
+// Untrusted input: limits of this package where the reference names none. A tenant's text
+// reaches the service and the worker; these keep one request or pattern from being unbounded.
+/** A URL pattern (include/exclude paths, `match`), chars. */
+export const MAX_PATTERN_LENGTH = 1000;
+/** Patterns in one list (includePaths, excludePaths, select include/exclude). */
+export const MAX_PATTERNS = 100;
+/** Custom request headers (scrape `headers`, webhook `headers`): entries, name and value chars. */
+export const MAX_HEADERS = 50;
+export const MAX_HEADER_NAME = 256;
+export const MAX_HEADER_VALUE = 8192;
+/** A json/changeTracking format `prompt` (the same as the reference's other prompts), chars. */
+export const MAX_FORMAT_PROMPT = 10_000;
+/** An `executeJavascript` action's script (as interact `code`) and a `write` action's text, chars. */
+export const MAX_ACTION_SCRIPT = MAX_INTERACT_CODE;
+export const MAX_ACTION_TEXT = 10_000;
+/** A run's credit budget: a budget of 0 could do nothing. */
+export const MIN_BUDGET_CREDITS = 1;

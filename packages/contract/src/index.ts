@@ -7,3 +7,4 @@ export * from './prices.js';
 export * from './defaults.js';
 export * from './error-kinds.js';
 export * from './url-keys.js';
+export * from './untrusted/index.js';

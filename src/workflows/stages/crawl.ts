@@ -1,5 +1,6 @@
 // crawl: a filtered crawl (include/exclude/limit from the selection), clamped to the budget.
-import { DEFAULT_CRAWL_LIMIT } from 'webdata-contract';
+import { patched } from '@temporalio/workflow';
+import { compilePattern, DEFAULT_CRAWL_LIMIT } from 'webdata-contract';
 import { starts } from '../activities.js';
 import { creditsPerPage } from '../credit-guard.js';
 import { fitJob } from './fit-job.js';
@@ -7,6 +8,9 @@ import { hostOf, type PipelineRuntime } from '../runtime.js';
 import { runJob } from './job.js';
 import { robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
+
+/** Runs started before it tested the user's patterns with `new RegExp` (backtracking). */
+const LINEAR_PATTERNS = 'linear-patterns';
 
 export async function runCrawl(pipeline: PipelineRuntime): Promise<StageOutcome> {
   const { config } = pipeline.state;
@@ -16,7 +20,7 @@ export async function runCrawl(pipeline: PipelineRuntime): Promise<StageOutcome>
     if (crawl.includePaths === undefined && select?.include?.length) {
       // The service checks the start URL against includePaths too; a start page outside the
       // selection would end the crawl at once, so admit exactly that page as the way in.
-      crawl.includePaths = admitStartPage(config.url, select.include);
+      crawl.includePaths = admitStartPage(config.url, select.include, patched(LINEAR_PATTERNS));
     }
     crawl.excludePaths ??= select?.exclude;
     crawl.limit ??= pipeline.state.selectedCount;
@@ -50,10 +54,14 @@ export async function runCrawl(pipeline: PipelineRuntime): Promise<StageOutcome>
   return outcome;
 }
 
-/** Include patterns plus an exact pattern for the start URL's path when none admits it. */
-export function admitStartPage(url: string, include: string[]): string[] {
+/**
+ * Include patterns plus an exact pattern for the start URL's path when none admits it. `linear`:
+ * the patterns are tested in linear time (RE2), so a hostile one cannot stall the workflow task.
+ */
+export function admitStartPage(url: string, include: string[], linear = true): string[] {
   const path = /^[a-z]+:\/\/[^/?#]+([^?#]*)/i.exec(url)?.[1] || '/';
-  if (include.some((p) => new RegExp(p).test(path))) return include;
+  const admits = (p: string) => (linear ? compilePattern(p) : new RegExp(p)).test(path);
+  if (include.some(admits)) return include;
   return [...include, `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`];
 }
 

@@ -5,6 +5,7 @@
 // crawl `limit` that is absent is clamped to the team's credits, an explicit one is not),
 // so parsing never invents values; the service applies the reference's defaults itself.
 import { z } from 'zod';
+import { MAX_HEADER_NAME, MAX_HEADER_VALUE, MAX_HEADERS } from '../defaults.js';
 
 /** Keys that official SDKs send on every request; accepted by every body. */
 export const sdkKeys = {
@@ -26,6 +27,12 @@ export const nonEmpty = z.string().min(1);
 export const int = z.number().int();
 
 export const stringRecord = z.record(z.string(), z.string());
+
+/** Custom request headers a user sets: bounded in count and size (the reference names no limit). */
+export const headersSchema = z.record(
+  z.string().min(1).max(MAX_HEADER_NAME),
+  z.string().max(MAX_HEADER_VALUE),
+).refine((h) => Object.keys(h).length <= MAX_HEADERS, { error: `must set at most ${MAX_HEADERS} headers` });
 
 export const sitemapMode = z.enum(['skip', 'include', 'only']);
 

@@ -3,25 +3,26 @@ import { z } from 'zod';
 import { body, httpUrl, int, nonEmpty, queryInt, sitemapMode } from './common.js';
 import { scrapeOptionsSchema } from './scrape.js';
 import { webhookSpecSchema } from './webhook.js';
-import { MAX_CRAWL_PROMPT, MAX_STATUS_PAGE_LIMIT } from '../defaults.js';
+import { MAX_CRAWL_PROMPT, MAX_PATTERNS, MAX_STATUS_PAGE_LIMIT } from '../defaults.js';
+import { patternRule } from '../untrusted/pattern.js';
 
-/** A path pattern: the service compiles it with `new RegExp`, so it must compile here too. */
+/**
+ * A URL pattern from a user: at most MAX_PATTERN_LENGTH characters, RE2 syntax (the worker runs
+ * it in linear time) that `new RegExp` also compiles (the service runs it so).
+ */
 export const pathPatternSchema = z.string().superRefine((pattern, ctx) => {
-  try {
-    new RegExp(pattern);
-  } catch (err) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `must be a valid regular expression (${err instanceof Error ? err.message : String(err)})`,
-    });
-  }
+  const rule = patternRule(pattern);
+  if (rule) ctx.addIssue({ code: 'custom', message: rule });
 });
+
+/** A list of patterns (includePaths, excludePaths, select include/exclude). */
+export const patternListSchema = z.array(pathPatternSchema).max(MAX_PATTERNS);
 
 export const crawlRequestSchema = body({
   url: httpUrl,
   prompt: z.string().min(1).max(MAX_CRAWL_PROMPT).optional(),
-  excludePaths: z.array(pathPatternSchema).optional(),
-  includePaths: z.array(pathPatternSchema).optional(),
+  excludePaths: patternListSchema.optional(),
+  includePaths: patternListSchema.optional(),
   maxDiscoveryDepth: int.min(0).optional(),
   sitemap: sitemapMode.optional(),
   ignoreQueryParameters: z.boolean().optional(),

@@ -2,8 +2,8 @@
 // of POST /v2/scrape. The options are kept as a plain shape so crawl/search can nest
 // them and batch scrape can spread them at top level, each object strict.
 import { z } from 'zod';
-import { body, httpUrl, int, locationSchema, nonEmpty, profileSchema, stringRecord } from './common.js';
-import { MAX_ACTIONS, MAX_TOTAL_WAIT_MS } from '../defaults.js';
+import { body, headersSchema, httpUrl, int, locationSchema, nonEmpty, profileSchema } from './common.js';
+import { MAX_ACTION_SCRIPT, MAX_ACTION_TEXT, MAX_ACTIONS, MAX_FORMAT_PROMPT, MAX_TOTAL_WAIT_MS } from '../defaults.js';
 
 export const formatNames = [
   'markdown',
@@ -39,13 +39,13 @@ export const formatObjectSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('json'),
     schema: z.record(z.string(), z.unknown()).optional(),
-    prompt: nonEmpty.optional(),
+    prompt: nonEmpty.max(MAX_FORMAT_PROMPT).optional(),
   }),
   z.strictObject({
     type: z.literal('changeTracking'),
     modes: z.array(z.enum(['git-diff', 'json'])).optional(),
     schema: z.record(z.string(), z.unknown()).optional(),
-    prompt: nonEmpty.optional(),
+    prompt: nonEmpty.max(MAX_FORMAT_PROMPT).optional(),
     tag: z.string().optional(),
   }),
 ]);
@@ -61,12 +61,12 @@ export const actionSchema = z.discriminatedUnion('type', [
       error: 'wait needs exactly one of milliseconds or selector',
     }),
   z.strictObject({ type: z.literal('click'), selector: nonEmpty, all: z.boolean().optional() }),
-  z.strictObject({ type: z.literal('write'), text: z.string() }),
+  z.strictObject({ type: z.literal('write'), text: z.string().max(MAX_ACTION_TEXT) }),
   z.strictObject({ type: z.literal('press'), key: nonEmpty }),
   z.strictObject({ type: z.literal('scroll'), direction: z.enum(['up', 'down']), selector: nonEmpty.optional() }),
   z.strictObject({ type: z.literal('screenshot'), ...screenshotOptions }),
   z.strictObject({ type: z.literal('scrape') }),
-  z.strictObject({ type: z.literal('executeJavascript'), script: nonEmpty }),
+  z.strictObject({ type: z.literal('executeJavascript'), script: nonEmpty.max(MAX_ACTION_SCRIPT) }),
   z.strictObject({
     type: z.literal('pdf'),
     format: z.string().optional(),
@@ -86,7 +86,7 @@ export const scrapeOptionsShape = {
   excludeTags: z.array(nonEmpty).optional(),
   maxAge: int.min(0).optional(),
   minAge: int.min(0).optional(),
-  headers: stringRecord.optional(),
+  headers: headersSchema.optional(),
   waitFor: int.min(0).max(MAX_TOTAL_WAIT_MS).optional(),
   mobile: z.boolean().optional(),
   skipTlsVerification: z.boolean().optional(),

@@ -1,10 +1,11 @@
 // POST /v2/support/ask (4.3).
 import { z } from 'zod';
 import { body, nonEmpty } from './common.js';
+import { MAX_SUPPORT_QUESTION, MAX_SUPPORT_RATIONALE } from '../defaults.js';
 
 export const supportAskRequestSchema = body({
-  question: z.string().min(1).max(8000),
-  rationale: z.string().min(1).max(2000).optional(),
+  question: z.string().min(1).max(MAX_SUPPORT_QUESTION),
+  rationale: z.string().min(1).max(MAX_SUPPORT_RATIONALE).optional(),
   jobId: nonEmpty.optional(),
   context: z.record(z.string(), z.unknown()).optional(),
 });

@@ -1,6 +1,6 @@
 // Webhook specification of crawl and batch scrape requests (contract notes "Webhooks").
 import { z } from 'zod';
-import { httpUrl, stringRecord } from './common.js';
+import { headersSchema, httpUrl } from './common.js';
 
 export const webhookEventSchema = z.enum(['started', 'page', 'completed', 'failed']);
 
@@ -9,7 +9,7 @@ export const webhookSpecSchema = z.union(
     httpUrl,
     z.strictObject({
       url: httpUrl,
-      headers: stringRecord.optional(),
+      headers: headersSchema.optional(),
       metadata: z.record(z.string(), z.string({ error: 'metadata values must be strings' })).optional(),
       events: z.array(webhookEventSchema).optional(),
     }),
