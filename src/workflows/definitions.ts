@@ -1,7 +1,7 @@
 // Messages of the pipeline and parseDocuments workflows, shared by the workflows, the client and
 // the webhook receiver. Plain definition objects (what defineQuery & co. return) so that a backend
 // that only starts runs loads neither @temporalio/workflow nor the workflow code.
-import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '@temporalio/common';
+import { query, signal, update } from './message-definitions.js';
 import type { StageName } from './input.js';
 import type { CreditReport, StageReport } from './state.js';
 import type { ParseDocumentsProgress } from './parse-documents.js';
@@ -27,15 +27,9 @@ export interface JobEventSignal {
 export const PIPELINE_WORKFLOW_TYPE = 'webDataPipeline';
 export const PARSE_DOCUMENTS_WORKFLOW_TYPE = 'parseDocuments';
 
-// What defineQuery/defineSignal/defineUpdate of @temporalio/workflow return; the brands are
-// type-only, as there.
-const query = <Ret, Name extends string>(name: Name) => ({ type: 'query', name }) as QueryDefinition<Ret, [], Name>;
-const signal = <Args extends unknown[], Name extends string>(name: Name) => ({ type: 'signal', name }) as SignalDefinition<Args, Name>;
-const update = <Ret, Args extends unknown[], Name extends string>(name: Name) => ({ type: 'update', name }) as UpdateDefinition<Ret, Args, Name>;
-
-export const progressQuery = query<PipelineProgress, 'progress'>('progress');
+export const progressQuery = query<PipelineProgress, [], 'progress'>('progress');
 export const jobEventSignal = signal<[JobEventSignal], 'jobEvent'>('jobEvent');
 /** Raises the run's credit budget by `credits`; returns the new budget. */
 export const raiseBudgetUpdate = update<{ budget: number }, [{ credits: number }], 'raiseBudget'>('raiseBudget');
 /** The parseDocuments run's progress (the same query name as the pipeline's). */
-export const parseProgressQuery = query<ParseDocumentsProgress, 'progress'>('progress');
+export const parseProgressQuery = query<ParseDocumentsProgress, [], 'progress'>('progress');

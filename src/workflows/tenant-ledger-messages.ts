@@ -1,6 +1,7 @@
 // Messages of a tenant's ledger workflow, shared by the workflow, the activities that reserve and
 // settle a run's credits, and the client (`webdata tenants`).
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+// Plain definitions (no @temporalio/workflow): the client reads and sets budgets with them.
+import { query, update } from './message-definitions.js';
 import type { Reservation, TenantUsage } from './tenant-ledger-rules.js';
 
 export const LEDGER_WORKFLOW_TYPE = 'webdataTenantLedger';
@@ -11,10 +12,10 @@ export function ledgerWorkflowId(tenant: string): string {
 }
 
 /** Usage this month; `except` leaves out a run's own hold (what is left for that run). */
-export const tenantUsageQuery = defineQuery<TenantUsage, [{ except?: string }?]>('tenantUsage');
+export const tenantUsageQuery = query<TenantUsage, [{ except?: string }?]>('tenantUsage');
 /** Holds a stage's worst case before it spends. */
-export const reserveCreditsUpdate = defineUpdate<Reservation, [{ key: string; credits: number }]>('reserveCredits');
+export const reserveCreditsUpdate = update<Reservation, [{ key: string; credits: number }]>('reserveCredits');
 /** Records a stage's actual credits and releases its hold. */
-export const settleCreditsUpdate = defineUpdate<TenantUsage, [{ key: string; credits: number }]>('settleCredits');
+export const settleCreditsUpdate = update<TenantUsage, [{ key: string; credits: number }]>('settleCredits');
 /** Sets the monthly budget (null: none); runs waiting for credits see it at their next check. */
-export const setTenantBudgetUpdate = defineUpdate<TenantUsage, [{ credits: number | null }]>('setTenantBudget');
+export const setTenantBudgetUpdate = update<TenantUsage, [{ credits: number | null }]>('setTenantBudget');
