@@ -13,6 +13,7 @@ import { ChangeTracker } from './changes.js';
 import { currentScope } from './context.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
+import { jobSummary } from './jobs.js';
 import { beatingWith, RobotsBook } from './robots.js';
 import type { CollectCursor, CollectInput, CollectResult, FollowJobInput, FollowJobResult, JobStatus, JobSummary } from './types.js';
 
@@ -34,18 +35,6 @@ export function ignoresPaging(res: JobStatusResponse, askedSkip: number, pageSiz
   if (skip < askedSkip + (res.data?.length ?? 0)) return `a running job's next goes back to skip ${skip}`;
   if (limit !== null && Number(limit) !== pageSize) return `a running job's next pages by ${limit}, not by the ${pageSize} asked`;
   return undefined;
-}
-
-function summaryOf(kind: CollectInput['kind'], jobId: string, res: JobStatusResponse): JobSummary {
-  return {
-    jobId,
-    kind,
-    status: res.status as JobStatus,
-    total: res.total ?? 0,
-    completed: res.completed ?? 0,
-    creditsUsed: res.creditsUsed ?? 0,
-    ...(res.error ? { error: String(res.error) } : {}),
-  };
 }
 
 /** Waits `ms`, or less when `signal` aborts. */
@@ -208,7 +197,7 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
           before = seen;
           seen = new Set((res.data ?? []).map((d) => toDocumentInput(input.kind, d)?.url).filter((u): u is string => u !== undefined));
           if (TERMINAL.has(res.status)) {
-            if (fresh === 0 || !res.next) return { kind: 'done', collected: await s.finish(res), summary: summaryOf(input.kind, input.jobId, res) };
+            if (fresh === 0 || !res.next) return { kind: 'done', collected: await s.finish(res), summary: jobSummary(input.kind, input.jobId, res) };
             continue;
           }
           const ignored = ignoresPaging(res, askedSkip, s.pageSize, repeated && askedSkip > 0);

@@ -213,17 +213,6 @@ export function createJobActivities(deps: ActivityDeps) {
     return urls;
   }
 
-  function summarize(kind: JobKind, jobId: string, res: JobStatusResponse): JobSummary {
-    return {
-      jobId,
-      kind,
-      status: res.status as JobStatus,
-      total: res.total ?? 0,
-      completed: res.completed ?? 0,
-      creditsUsed: res.creditsUsed ?? 0,
-      ...(res.error ? { error: String(res.error) } : {}),
-    };
-  }
 
   /** Status without documents (limit 1): small enough for workflow history. */
   async function getJobSummary(input: { kind: JobKind; jobId: string }): Promise<JobSummary> {
@@ -233,7 +222,7 @@ export function createJobActivities(deps: ActivityDeps) {
       const res = input.kind === 'crawl'
         ? await client.getCrawlStatus(input.jobId, page, { signal: scope.signal })
         : await client.getBatchScrapeStatus(input.jobId, page, { signal: scope.signal });
-      return summarize(input.kind, input.jobId, res);
+      return jobSummary(input.kind, input.jobId, res);
     });
   }
 
@@ -287,5 +276,18 @@ export function createJobActivities(deps: ActivityDeps) {
       const scope = currentScope();
       return mapFailures(async () => (await client.previewCrawlParams(input.body, { signal: scope.signal })).data);
     },
+  };
+}
+
+/** What the workflow keeps of a job's status answer (the follower's last answer gives the same). */
+export function jobSummary(kind: JobKind, jobId: string, res: JobStatusResponse): JobSummary {
+  return {
+    jobId,
+    kind,
+    status: res.status as JobStatus,
+    total: res.total ?? 0,
+    completed: res.completed ?? 0,
+    creditsUsed: res.creditsUsed ?? 0,
+    ...(res.error ? { error: String(res.error) } : {}),
   };
 }
