@@ -4,6 +4,7 @@ import type { DocumentStore, StoredDocument } from 'webdata-storage';
 import { connectClient, type CliConnection } from '../connect.js';
 import { CliError, UsageError } from '../errors.js';
 import { openCliStore } from '../store-arg.js';
+import { tenantRunsFor } from '../tenant-flag.js';
 
 /**
  * A series run keeps unchanged pages as stubs (`copyOf`: the run and job holding the content):
@@ -76,12 +77,7 @@ async function exportTenant(tenant: string, positionals: string[], values: { for
   if (positionals.length > 0 || values.job !== undefined || values.follow) {
     throw new UsageError('--tenant exports every completed run of the tenant: give no run id, --job or --follow (webdata export --tenant NAME [--format ...] [--store ...])');
   }
-  const { listTenantRuns, tenantQuery } = await import('../../client/tenant-runs.js');
-  try {
-    tenantQuery(tenant);
-  } catch (err) {
-    throw new UsageError(`--${(err as Error).message}`);
-  }
+  const listTenantRuns = await tenantRunsFor(tenant);
   const conn = await connectClient();
   const storeIds: string[] = [];
   try {

@@ -4,6 +4,7 @@ import { cancelPipeline, getProgress } from '../../client/pipeline.js';
 import { connectClient, type CliConnection } from '../connect.js';
 import { CliError, UsageError } from '../errors.js';
 import { renderProgress } from '../progress-view.js';
+import { tenantRunsFor } from '../tenant-flag.js';
 
 function notFound(conn: CliConnection, id: string, err: unknown): CliError {
   return new CliError(`no run with workflow id ${id} in namespace ${conn.namespace} at ${conn.address}: check the id (\`webdata run\` prints it; the Temporal UI lists runs) or TEMPORAL_ADDRESS/TEMPORAL_NAMESPACE`, 1, { cause: err });
@@ -39,12 +40,7 @@ async function tenantStatus(tenant: string, positionals: string[], values: { jso
   if (positionals.length > 0) throw new UsageError('--tenant lists runs: give no workflow id (webdata status --tenant NAME [--limit N])');
   const limit = values.limit === undefined ? 100 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit: must be a whole number of 1 or more, got "${values.limit}"`);
-  const { listTenantRuns, tenantQuery } = await import('../../client/tenant-runs.js');
-  try {
-    tenantQuery(tenant);
-  } catch (err) {
-    throw new UsageError(`--${(err as Error).message}`);
-  }
+  const listTenantRuns = await tenantRunsFor(tenant);
   const conn = await connectClient();
   try {
     const runs = await listTenantRuns(conn.client, tenant, { limit });
