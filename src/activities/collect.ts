@@ -15,7 +15,7 @@ import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
 import { jobSummary } from './jobs.js';
 import { beatingWith, RobotsBook } from './robots.js';
-import type { CollectCursor, CollectInput, CollectResult, FollowJobInput, FollowJobResult, JobStatus, JobSummary } from './types.js';
+import type { CollectCursor, CollectInput, CollectResult, FollowJobInput, FollowJobResult, JobStatus } from './types.js';
 
 type Cursor = CollectCursor;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
