@@ -22,13 +22,20 @@ import {
   searchRequestSchema,
   supportAskRequestSchema,
 } from '../../packages/contract/src/schemas/index.js';
+import {
+  createMonitorRequestSchema,
+  listMonitorChecksQuerySchema,
+  listMonitorsQuerySchema,
+  monitorCheckQuerySchema,
+  updateMonitorRequestSchema,
+} from '../../packages/contract/src/schemas/monitor.js';
 import { invalidUuid, objectFieldMutations, withKey, type Invalid } from './invalid-requests.js';
 
 export const VALID_ID = '0b6f8a1e-4c1d-4a57-9d51-5b1f0a6c2e11';
 const SITE = 'http://127.0.0.1:9/';
 
 export interface RawRequest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, unknown>;
   body?: unknown;
@@ -87,6 +94,9 @@ const waitNeedsOne = (base: Record<string, unknown>) => fc.constantFrom(
 const badBatchUrls = fc.oneof(fc.constantFrom('example.com', 'ftp://x.y/', 'javascript:alert(1)'), fc.string({ maxLength: 10 }))
   .filter((u) => !/^https?:\/\//.test(u))
   .map((u): Invalid => ({ value: { urls: [SITE, u] }, path: 'urls.1', rule: 'a URL entry is not http(s)' }));
+
+/** A valid monitor: a daily check of one page. */
+const MONITOR = { name: 'm', schedule: { text: 'every day' }, targets: [{ type: 'scrape', urls: [SITE] }] };
 
 export function inputCases(): InputCase[] {
   const body = (name: string, what: string, schema: z.ZodType, base: Record<string, unknown>, method: RawRequest['method'], path: string,
@@ -152,6 +162,16 @@ export function inputCases(): InputCase[] {
     query('listActivity query', 'activity query', activityQuerySchema, '/v2/team/activity', (c, v) => c.listActivity(v)),
     query('getHistoricalCreditUsage query', 'historical credit usage query', historicalCreditUsageQuerySchema, '/v2/team/credit-usage/historical', (c, v) => c.getHistoricalCreditUsage(v)),
     query('getHistoricalTokenUsage query', 'historical token usage query', historicalTokenUsageQuerySchema, '/v2/team/token-usage/historical', (c, v) => c.getHistoricalTokenUsage(v)),
+    body('createMonitor body', 'monitor body', createMonitorRequestSchema, MONITOR, 'POST', '/v2/monitor', (c, v) => c.createMonitor(v)),
+    query('listMonitors query', 'monitor list query', listMonitorsQuerySchema, '/v2/monitor', (c, v) => c.listMonitors(v)),
+    id('getMonitor id', 'monitor id', 'GET', (i) => `/v2/monitor/${i}`, (c, v) => c.getMonitor(v)),
+    body('updateMonitor body', 'monitor update body', updateMonitorRequestSchema, { name: 'm' }, 'PATCH', `/v2/monitor/${VALID_ID}`, (c, v) => c.updateMonitor(VALID_ID, v)),
+    id('deleteMonitor id', 'monitor id', 'DELETE', (i) => `/v2/monitor/${i}`, (c, v) => c.deleteMonitor(v)),
+    id('runMonitor id', 'monitor id', 'POST', (i) => `/v2/monitor/${i}/run`, (c, v) => c.runMonitor(v)),
+    query('listMonitorChecks query', 'monitor checks query', listMonitorChecksQuerySchema, `/v2/monitor/${VALID_ID}/checks`, (c, v) => c.listMonitorChecks(VALID_ID, v)),
+    // The paging generator validates through listMonitorChecks on its first step.
+    id('allMonitorChecks id', 'monitor id', 'GET', (i) => `/v2/monitor/${i}/checks`, (c, v) => c.allMonitorChecks(v).next()),
+    query('getMonitorCheck query', 'monitor check query', monitorCheckQuerySchema, `/v2/monitor/${VALID_ID}/checks/${VALID_ID}`, (c, v) => c.getMonitorCheck(VALID_ID, VALID_ID, v)),
   ];
 }
 

@@ -207,7 +207,8 @@ export function objectFieldMutations(schema: Schema, base: Record<string, unknow
   const shape = defOf(s).shape ?? {};
   const keys = Object.keys(shape).filter((k) => invalidValuesExist(shape[k]));
   const fieldArbs = keys.map((key) =>
-    invalidValues(shape[key], depth + 1).map((inv): Invalid => ({
+    // Filtered by the field's own schema: a nullable field (a PATCH's `goal: null` clears it) takes null.
+    invalidValues(shape[key], depth + 1).filter((inv) => inv.path !== '' || rejects(shape[key])(inv.value)).map((inv): Invalid => ({
       value: withKey(base, key, inv.value),
       path: join(key, inv.path),
       rule: inv.rule,

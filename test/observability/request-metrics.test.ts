@@ -50,8 +50,9 @@ test('request metrics: route templates, 429 with Retry-After, no-response failur
     await client.map({ url: 'https://example.com' });
     const requests = records.filter((r) => r.name === 'webdata_http_requests');
     assert.deepEqual(requests.map((r) => r.tags), [
-      { method: 'GET', route: '/v2/crawl/{id}', status: '429' },
-      { method: 'POST', route: '/v2/map', status: '200' },
+      // Outside an activity there is no run, so the tenant label is `default`.
+      { method: 'GET', route: '/v2/crawl/{id}', status: '429', tenant: 'default' },
+      { method: 'POST', route: '/v2/map', status: '200', tenant: 'default' },
     ]);
     assert.deepEqual(records.filter((r) => r.name === 'webdata_rate_limited').map((r) => [r.value, r.tags.route]), [[1, 'GET /v2/crawl/{id}']]);
     assert.deepEqual(records.filter((r) => r.name === 'webdata_retry_after_wait_seconds').map((r) => r.value), [2]);
