@@ -1,9 +1,12 @@
 // Budget waits: a stage that does not fit waits (up to `waitForRaiseMs`) for a raiseBudget update.
-import { condition } from '@temporalio/workflow';
+import { condition, patched } from '@temporalio/workflow';
 import { reads } from './activities.js';
 import { remaining } from './credit-guard.js';
 import type { PipelineRuntime } from './runtime.js';
 import { ledgerTenant, tenantCreditsLeft, TENANT_RECHECK_MS } from './tenant-budget.js';
+
+/** Every run (not only a tenant's) waits for the next raise after an insufficient one instead of re-reading at once. */
+const RAISE_WAITS_FOR_NEXT = 'budget-raise-waits-for-next';
 
 /** Credits this run may still spend: its budget, its tenant's monthly budget, the team's monthly cap. */
 export async function creditsLeft(pipeline: PipelineRuntime): Promise<number> {
@@ -38,8 +41,9 @@ export async function awaitCredits(pipeline: PipelineRuntime, need: number): Pro
     const started = Date.now();
     const raised = await condition(() => pipeline.budgetRaised !== raisedBefore, Math.min(deadlineLeft, recheckMs ?? deadlineLeft));
     if (!raised && recheckMs === undefined) return false;
-    // Tenant runs wait for the next raise after this one (an insufficient raise does not spin).
-    if (recheckMs !== undefined) raisedBefore = pipeline.budgetRaised;
+    // Wait for the next raise after this one: an insufficient raise must not spin (before the
+    // patch, a run without a tenant re-read its credits in a loop until the wait's deadline).
+    if (recheckMs !== undefined || patched(RAISE_WAITS_FOR_NEXT)) raisedBefore = pipeline.budgetRaised;
     if ((await creditsLeft(pipeline)) >= need) return true;
     deadlineLeft -= Date.now() - started;
   }

@@ -9,6 +9,14 @@ import { startWorkflowTests, type WorkflowTests } from '../helpers/time-skipping
 import { crawlInput, siteStubs } from './pipeline-stubs.js';
 
 const HOUR = 3_600_000;
+
+async function waitFor(check: () => Promise<boolean>, deadlineMs = 120_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting for the workflow to reach its wait');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 let wt: WorkflowTests;
 
 before(async () => {
@@ -38,6 +46,31 @@ describe('budget', () => {
     assert.ok(result.credits.events.includes('budget raised by 10 to 10'), result.credits.events.join('; '));
     // 1 map credit + 3 crawl pages: the crawl's limit (3 selected URLs) fitted in the 9 left.
     assert.equal(result.credits.spent, 4);
+  });
+
+  test('a raise that is not enough waits for the next one instead of re-reading credits in a loop', async () => {
+    // The month's cap is spent, so raising the run's own budget frees nothing. Before the fix the
+    // wait re-read the cap at once after every raise; here the 20th read frees the cap, so a loop
+    // would run map, while a wait for the next raise lets the hour pass and skips map.
+    let reads = 0;
+    const stubs = siteStubs({
+      creditSnapshot: () => ({ remainingCredits: 1_000, usedThisMonth: ++reads >= 20 ? 0 : 5 }),
+    });
+    const result = await wt.with(stubs, async () => {
+      const handle = await wt.env.client.workflow.start<typeof webDataPipeline>('webDataPipeline', {
+        taskQueue: wt.taskQueue,
+        workflowId: 'budget-raise-not-enough',
+        args: [crawlInput({ budget: { credits: 0, monthlyCap: 5, waitForRaiseMs: HOUR } })],
+      });
+      // Raise only once the wait has begun (its timer is in the history; time stays still until
+      // result() is awaited), so the raise wakes a waiting run rather than landing before it.
+      await waitFor(async () => (await handle.fetchHistory()).events?.some((e) => e.timerStartedEventAttributes) === true);
+      await handle.executeUpdate(raiseBudgetUpdate, { args: [{ credits: 10 }] });
+      return handle.result();
+    });
+    assert.equal(result.stages.map?.status, 'skipped');
+    assert.equal(stubs.inputs('mapToStore').length, 0);
+    assert.ok(reads <= 3, `the cap was read ${reads} times`);
   });
 
   test('no raise within waitForRaiseMs: map is skipped for budget, nothing else is started', async () => {
