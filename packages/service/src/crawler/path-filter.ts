@@ -1,24 +1,25 @@
 // includePaths / excludePaths: unanchored regexes tested against the pathname, or the
-// full URL with regexOnFullURL. Excludes win over includes.
+// full URL with regexOnFullURL. Excludes win over includes. Patterns come from API callers, so
+// they run in linear time (RE2, the contract's compilePattern), never with a backtracking RegExp.
+import { compilePattern, patternRule, type UrlPattern } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
 
-function compile(patterns: string[] | undefined, field: string): RegExp[] {
+function compile(patterns: string[] | undefined, field: string): UrlPattern[] {
   return (patterns ?? []).map((p, i) => {
-    try {
-      return new RegExp(p);
-    } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      throw new HttpError(400, `Bad Request: ${field}.${i} is not a valid regular expression (${why})`, {
+    const rule = patternRule(p);
+    if (rule !== undefined) {
+      throw new HttpError(400, `Bad Request: ${field}.${i} ${rule}`, {
         code: 'BAD_REQUEST',
-        details: [{ path: [field, i], message: `must be a valid regular expression (${why})` }],
+        details: [{ path: [field, i], message: rule }],
       });
     }
+    return compilePattern(p);
   });
 }
 
 export class PathFilter {
-  private readonly include: RegExp[];
-  private readonly exclude: RegExp[];
+  private readonly include: UrlPattern[];
+  private readonly exclude: UrlPattern[];
   private readonly onFullUrl: boolean;
 
   /** Throws HttpError 400 for a pattern that does not compile. */
