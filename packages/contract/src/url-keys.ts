@@ -46,6 +46,17 @@ export function crawlKey(url: URL, ignoreQuery: boolean): string {
   return key.href;
 }
 
+/** The URL as given, without its fragment (a fragment never names another page); a non-URL as is. */
+export function withoutFragment(raw: string): string {
+  try {
+    const u = new URL(raw);
+    u.hash = '';
+    return u.href;
+  } catch {
+    return raw;
+  }
+}
+
 /**
  * The key under which two spellings of one page compare equal: lower-case scheme and host,
  * no default port, no fragment, no trailing slash (the root is `scheme://host`), query kept.

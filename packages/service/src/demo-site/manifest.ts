@@ -83,6 +83,7 @@
  * following same-host links only (null when no link reaches it); `linkedFrom`/`links` are absolute
  * URLs over all hosts (external ones included in `links`).
  */
+import { withoutFragment } from 'webdata-contract';
 import { pageHrefs, type HostKind, type PageKind, type Section, type SiteLayout, buildLayout } from './layout.js';
 
 export const NAMED_ROBOTS_AGENT = 'NosyBot';
@@ -143,16 +144,6 @@ export function robotsDisallows(host: HostKind, path: string, agent: '*' | 'name
   if (host !== 'main') return false;
   if (path.startsWith('/private/')) return true;
   return agent === '*' ? path.startsWith('/api/') : path.startsWith('/shop');
-}
-
-function normalizeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.hash = '';
-    return u.href;
-  } catch {
-    return url;
-  }
 }
 
 export function buildManifest(options: ManifestOptions): SiteManifest {
@@ -231,6 +222,6 @@ export function manifestFromLayout(layout: SiteLayout): SiteManifest {
     revision: layout.options.revision,
     namedRobotsAgent: NAMED_ROBOTS_AGENT,
     entries,
-    get: (url) => byUrl.get(url) ?? byUrl.get(normalizeUrl(url)),
+    get: (url) => byUrl.get(url) ?? byUrl.get(withoutFragment(url)),
   };
 }

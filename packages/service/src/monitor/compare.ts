@@ -1,6 +1,7 @@
 // A page against its baseline: same, changed (with a unified diff of the markdown) or new.
 import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
+import { withoutFragment } from 'webdata-contract';
 import type { BaselinePage, PageStatus } from './types.js';
 
 /** Markdown as compared: line endings, trailing spaces and runs of blank lines do not count. */
@@ -13,15 +14,7 @@ export function markdownHash(markdown: string): string {
 }
 
 /** The URL a page is tracked by: no fragment, otherwise as given. */
-export function pageKey(url: string): string {
-  try {
-    const u = new URL(url);
-    u.hash = '';
-    return u.href;
-  } catch {
-    return url;
-  }
-}
+export const pageKey = withoutFragment;
 
 export interface Comparison {
   status: Extract<PageStatus, 'same' | 'changed' | 'new'>;
