@@ -89,6 +89,8 @@ export interface PipelineState {
   pathPatterns?: string[];
   activeJob?: ActiveJob;
   batchAppend?: BatchAppendState;
+  /** Stages whose job the service cut at the team's credits (limit-cut.ts): the run is partial. */
+  limitCuts?: StageName[];
   /** Stages already retried after a support answer (at most once each). */
   retried: StageName[];
   continuedAsNew: number;

@@ -8,7 +8,7 @@ import { raiseBudgetUpdate } from '../../src/workflows/definitions.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import type { webDataPipeline } from '../../src/workflows/pipeline.js';
 import { startWorkflowTests, type WorkflowTests } from '../helpers/time-skipping.js';
-import { collected, SITE, siteStubs, summary } from './pipeline-stubs.js';
+import { collected, crawlInput, SITE, siteStubs, summary } from './pipeline-stubs.js';
 
 const HOUR = 3_600_000;
 let wt: WorkflowTests;
@@ -107,5 +107,35 @@ describe('batch append after a budget raise', () => {
     assert.equal(result.stages.batch?.documents, 2);
     assert.equal(result.credits.spent, 3);
     assert.ok(result.credits.events.some((e) => e.startsWith('batch: 1 URLs left unscraped')), result.credits.events.join('; '));
+  });
+});
+
+describe('a job cut at the team\'s credits', () => {
+  test('fewer pages than asked while the team has no credits left: an event, a note, the run partial', async () => {
+    const stubs = siteStubs({
+      // The service cut the crawl's limit of 3 to 2 pages: its credits ran out.
+      getJobSummary: (i) => summary(i.kind, i.jobId, 'completed', 2),
+      followJob: (i) => ({ kind: 'done', summary: summary(i.kind, i.jobId, 'completed', 2), collected: collected(i.kind, i.jobId, i.runId, 2) }),
+      getCreditUsage: () => ({ remainingCredits: 0, planCredits: 500, billingPeriodStart: null, billingPeriodEnd: null }),
+    });
+    const result = await wt.with(stubs, () =>
+      wt.env.client.workflow.execute<typeof webDataPipeline>('webDataPipeline', { taskQueue: wt.taskQueue, workflowId: 'limit-cut', args: [crawlInput()] }));
+    assert.equal(result.status, 'partial');
+    assert.equal(result.stages.crawl?.status, 'completed');
+    assert.ok(result.credits.events.some((e) => e.startsWith('crawl: 2 of 3 pages, the team\'s credits ran out')), result.credits.events.join('; '));
+    assert.ok(result.stages.crawl?.notes?.includes('cut at the team\'s credits: 2 of 3 pages'));
+  });
+
+  test('fewer pages than asked with credits left (a small site): completed, as before', async () => {
+    const stubs = siteStubs({
+      getJobSummary: (i) => summary(i.kind, i.jobId, 'completed', 2),
+      followJob: (i) => ({ kind: 'done', summary: summary(i.kind, i.jobId, 'completed', 2), collected: collected(i.kind, i.jobId, i.runId, 2) }),
+      getCreditUsage: () => ({ remainingCredits: 40, planCredits: 500, billingPeriodStart: null, billingPeriodEnd: null }),
+    });
+    const result = await wt.with(stubs, () =>
+      wt.env.client.workflow.execute<typeof webDataPipeline>('webDataPipeline', { taskQueue: wt.taskQueue, workflowId: 'limit-short', args: [crawlInput()] }));
+    assert.equal(result.status, 'completed');
+    assert.equal(stubs.inputs('getCreditUsage').length, 1);
+    assert.deepEqual(result.credits.events, []);
   });
 });

@@ -3,6 +3,7 @@ import { patched } from '@temporalio/workflow';
 import { lists, starts } from '../activities.js';
 import { creditsPerPage } from '../credit-guard.js';
 import { appendAfterRaise, BATCH_APPEND_ON_RAISE } from './batch-append.js';
+import { checkLimitCut } from '../limit-cut.js';
 import { fitJob } from './fit-job.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { freshScrapeOptions, webhookFor } from './crawl.js';
@@ -71,6 +72,9 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
         [{ urlsFrom: { runId: state.runId, list: state.lists.missing ?? 'missing', limit: count }, options, idempotencyKey }],
       ),
   });
-  if (!state.batchAppend) return first;
-  return appendAfterRaise(pipeline, { list: state.lists.missing ?? 'missing', perPage: creditsPerPage(batch.scrapeOptions), options }, first);
+  const perPage = creditsPerPage(batch.scrapeOptions);
+  const last = state.batchAppend ? await appendAfterRaise(pipeline, { list: state.lists.missing ?? 'missing', perPage, options }, first) : first;
+  // Asked for: the URLs given to the stage's jobs (all of them unless the budget clamped).
+  if (last.kind === 'ok') await checkLimitCut(pipeline, 'batch', state.batchAppend?.taken ?? count, perPage);
+  return last;
 }
