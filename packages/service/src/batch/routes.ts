@@ -32,12 +32,13 @@ function startBatch(jobsRuntime: JobsRuntime, req: RouteRequest): RouteResponse<
     throw forbidden('Forbidden: zeroDataRetention is not enabled for this team; contact support to enable it');
   }
   // Without ignoreInvalidURLs the schema already refused bad entries.
-  const urls = given.filter((u) => isHttpUrl(u));
+  const valid = given.filter((u) => isHttpUrl(u));
   const invalidURLs = given.filter((u) => !isHttpUrl(u));
-  if (urls.length === 0) {
+  if (valid.length === 0) {
     throw badRequest('Bad Request: no valid URLs to scrape', [{ path: ['urls'], message: 'must contain at least one valid http(s) URL' }]);
   }
   requireCredits(jobsRuntime.ctx.ledger, req.team);
+  const urls = cutToCredits(jobsRuntime, req, valid);
   if (appendToId !== undefined) return appendToBatch(jobsRuntime, req, appendToId, urls, ignoreInvalidURLs === true ? { invalidURLs } : {});
   const teamCap = Math.max(1, req.team.concurrency);
   const concurrency = Math.min(maxConcurrency ?? teamCap, teamCap);
@@ -80,4 +81,15 @@ function appendToBatch(jobsRuntime: JobsRuntime, req: RouteRequest, id: string, 
   }
   jobsRuntime.idempotency.remember(req.team.id, key, job.id, jobsRuntime.ctx.now());
   return { body: { success: true, id: job.id, url: `${req.baseUrl}/v2/batch/scrape/${job.id}`, ...extra } };
+}
+
+/**
+ * The hosted service cuts a batch to the team's remaining credits, silently (no error, no
+ * warning field; contract notes "Credits"): the URLs past them are not scraped, nor reported.
+ * The open-source server has no billing.
+ */
+function cutToCredits(jobsRuntime: JobsRuntime, req: RouteRequest, urls: string[]): string[] {
+  if (imitatesOss(jobsRuntime.ctx.config)) return urls;
+  const available = Math.floor(jobsRuntime.credits.available(req.team.id));
+  return urls.slice(0, Math.max(1, available));
 }
