@@ -58,6 +58,10 @@ function env(attempt = 1) {
   return new MockActivityEnvironment({ workflowExecution: { workflowId: 'wf-append', runId: 'r1' }, scheduledTimestampMs: Date.now() - 1000, attempt } as never, { logger: quiet });
 }
 
+function call<I, R>(e: MockActivityEnvironment, fn: (input: I) => Promise<R>, input: I): Promise<R> {
+  return e.run(fn as (input: unknown) => Promise<R>, input) as Promise<R>;
+}
+
 async function finished(client: WebDataClient, id: string) {
   for (const end = Date.now() + DEADLINE_MS; ; await new Promise((r) => setTimeout(r, 100))) {
     const res = await client.getBatchScrapeStatus(id);
@@ -72,14 +76,14 @@ describe('appendBatchScrape on the local service', () => {
   test('the URLs join the same job once: a keyed retry and a retry after a lost answer add nothing', async () => {
     const client = await service();
     const acts = createActivities({ client, store });
-    const started = await env().run(acts.startBatchScrape, { urlsFrom: { runId: 'run-1', list: 'missing', limit: 2 }, idempotencyKey: randomUUID() });
+    const started = await call(env(), acts.startBatchScrape, { urlsFrom: { runId: 'run-1', list: 'missing', limit: 2 }, idempotencyKey: randomUUID() });
     assert.equal((await finished(client, started.jobId)).total, 2);
     const input = { jobId: started.jobId, urlsFrom: rest, idempotencyKey: randomUUID(), totalBefore: 2 };
-    assert.deepEqual(await env().run(acts.appendBatchScrape, input), { kind: 'appended', jobId: started.jobId, urls: 2, recovered: false });
+    assert.deepEqual(await call(env(), acts.appendBatchScrape, input), { kind: 'appended', jobId: started.jobId, urls: 2, recovered: false });
     // The same key again (the first answer lost before the worker read it): 409, nothing added.
-    assert.deepEqual(await env().run(acts.appendBatchScrape, input), { kind: 'appended', jobId: started.jobId, urls: 2, recovered: true });
+    assert.deepEqual(await call(env(), acts.appendBatchScrape, input), { kind: 'appended', jobId: started.jobId, urls: 2, recovered: true });
     // A retry attempt finds the job already grown and sends nothing.
-    assert.deepEqual(await env(2).run(acts.appendBatchScrape, input), { kind: 'appended', jobId: started.jobId, urls: 2, recovered: true });
+    assert.deepEqual(await call(env(2), acts.appendBatchScrape, input), { kind: 'appended', jobId: started.jobId, urls: 2, recovered: true });
     const done = await finished(client, started.jobId);
     assert.equal(done.total, 4);
     assert.deepEqual((done.data ?? []).map((d) => String(d.metadata?.sourceURL).replace(site.url, '')).sort(), ['/about', '/blog', '/docs', '/shop']);
@@ -88,11 +92,11 @@ describe('appendBatchScrape on the local service', () => {
   test('the open-source imitation appends but ignores keys: a retry attempt is kept from adding twice by the total', async () => {
     const client = await service({ imitate: 'firecrawl-oss' });
     const acts = createActivities({ client, store });
-    const started = await env().run(acts.startBatchScrape, { urlsFrom: { runId: 'run-1', list: 'missing', limit: 2 } });
+    const started = await call(env(), acts.startBatchScrape, { urlsFrom: { runId: 'run-1', list: 'missing', limit: 2 } });
     await finished(client, started.jobId);
     const input = { jobId: started.jobId, urlsFrom: rest, idempotencyKey: randomUUID(), totalBefore: 2 };
-    assert.equal((await env().run(acts.appendBatchScrape, input)).kind, 'appended');
-    assert.deepEqual(await env(2).run(acts.appendBatchScrape, input), { kind: 'appended', jobId: started.jobId, urls: 2, recovered: true });
+    assert.equal((await call(env(), acts.appendBatchScrape, input)).kind, 'appended');
+    assert.deepEqual(await call(env(2), acts.appendBatchScrape, input), { kind: 'appended', jobId: started.jobId, urls: 2, recovered: true });
     assert.equal((await finished(client, started.jobId)).total, 4);
   });
 });
@@ -118,7 +122,7 @@ describe('appendBatchScrape on servers without append', () => {
   for (const [what, response, extra] of cases) {
     test(`${what}: not-available`, async () => {
       fake.reset(() => response);
-      const out = await env().run(createActivities({ client, store }).appendBatchScrape, { jobId, urlsFrom: rest, idempotencyKey: randomUUID(), totalBefore: 2 });
+      const out = await call(env(), createActivities({ client, store }).appendBatchScrape, { jobId, urlsFrom: rest, idempotencyKey: randomUUID(), totalBefore: 2 });
       assert.equal(out.kind, 'not-available', JSON.stringify(out));
       assert.match((out as { reason: string }).reason, /not available on this service/);
       assert.deepEqual({ startedJobId: (out as { startedJobId?: string }).startedJobId }, { startedJobId: extra.startedJobId });

@@ -8,7 +8,7 @@ import { raiseBudgetUpdate } from '../../src/workflows/definitions.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import type { webDataPipeline } from '../../src/workflows/pipeline.js';
 import { startWorkflowTests, type WorkflowTests } from '../helpers/time-skipping.js';
-import { collected, crawlInput, SITE, siteStubs, summary } from './pipeline-stubs.js';
+import { collected, crawlInput, SITE, siteStubs, storeRef, summary } from './pipeline-stubs.js';
 
 const HOUR = 3_600_000;
 let wt: WorkflowTests;
@@ -32,8 +32,8 @@ function batchStubs(append: (jobId: string, urls: number) => AppendBatchResult) 
   let followed!: () => void;
   const firstFollow = new Promise<void>((resolve) => { followed = resolve; });
   const stubs = siteStubs({
-    diffUrls: (i) => ({ count: 3, ref: { runId: i.runId, list: i.toList }, sample: [] }),
-    filterRobots: (i) => ({ count: 3, skipped: 0, userAgent: 'test', ref: { runId: i.runId, list: i.toList }, skippedRef: { runId: i.runId }, sample: [] }),
+    diffUrls: (i) => ({ count: 3, ref: storeRef(i.runId, { list: i.toList }), sample: [] }),
+    filterRobots: (i) => ({ count: 3, skipped: 0, userAgent: 'test', ref: { runId: i.runId, list: i.toList }, skippedRef: { runId: i.runId }, sample: [], skippedSample: [] }),
     startBatchScrape: (i) => {
       const jobId = `batch-${++jobs}`;
       size.set(jobId, i.urlsFrom?.limit ?? 0);
