@@ -9,6 +9,7 @@ import { formatSummary } from '../../src/cli/summary.js';
 import { getProgress, raiseBudget, startPipeline } from '../../src/client/pipeline.js';
 import { OUTCOME } from '../../src/search-attributes.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
+import { recordHistory } from '../helpers/histories.js';
 import { jobsStarted, startStack, storedUrls } from '../helpers/stack.js';
 
 /** Polls until `check` holds; the generous deadline only catches what never happens. */
@@ -62,6 +63,7 @@ describe('issue 28 on the local service', () => {
     assert.equal(new Set(stored).size, urls);
     assert.equal(batch?.documents, urls);
     assert.equal(result.credits.spent, 1 + urls, 'map, then one credit a page, the first 3 counted once');
+    await recordHistory(stack.temporal.client, handle.workflowId, 'batch-append');
   });
 
   test('a crawl cut at the team\'s credits without an error: a credits event, the summary line, the run partial', async () => {
@@ -83,5 +85,6 @@ describe('issue 28 on the local service', () => {
     assert.ok(summary.includes(`budget: ${event}`), summary);
     const description = await handle.describe();
     assert.equal(description.typedSearchAttributes.get(OUTCOME), 'partial');
+    await recordHistory(stack.temporal.client, handle.workflowId, 'limit-cut');
   });
 });
