@@ -1,6 +1,7 @@
 // createActivities: every endpoint as an activity, plus the collectors and link-list helpers.
 import { createPublicFetch } from 'webdata-client';
 import { createAgentActivities } from './agents.js';
+import { createBatchAppendActivities } from './batch-append.js';
 import { createChangeActivities } from './changes.js';
 import { createCollectors } from './collect.js';
 import type { ActivityDeps } from './deps.js';
@@ -22,6 +23,7 @@ export function createActivities(given: ActivityDeps) {
     ...createEndpointActivities(deps),
     ...createAgentActivities(deps),
     ...createJobActivities(deps),
+    ...createBatchAppendActivities(deps),
     ...createLinkActivities(deps),
     ...createRobotsActivities(deps, robots),
     ...createChangeActivities(deps),
@@ -41,4 +43,5 @@ export { recordMonitorCheck, monitorSeriesName, monitorCheckRunId, type MonitorC
 export { toActivityFailure, mapFailures, isRetryableKind } from './failures.js';
 export * from './retry-policies.js';
 export type * from './types.js';
+export type { AppendBatchInput, AppendBatchResult } from './batch-append.js';
 export type { AgentJobResult, ParseActivityResult } from './agents.js';

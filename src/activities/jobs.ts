@@ -19,7 +19,8 @@ export interface StartCrawlInput {
 export interface StartBatchInput {
   /** A full request body, or `urlsFrom` + `options` to read the URLs from a stored link list. */
   body?: BatchScrapeRequest;
-  urlsFrom?: { runId: string; list: string; limit?: number };
+  /** `offset`: list entries to pass over (URLs an earlier job of the stage took). */
+  urlsFrom?: { runId: string; list: string; limit?: number; offset?: number };
   options?: Omit<BatchScrapeRequest, 'urls'>;
   idempotencyKey?: string;
 }
@@ -204,11 +205,12 @@ export function createJobActivities(deps: ActivityDeps) {
     if (!input.urlsFrom) {
       throw ApplicationFailure.create({ message: 'batch scrape start: one of body or urlsFrom is required', type: 'validation', nonRetryable: true });
     }
-    const { runId, list, limit = Number.POSITIVE_INFINITY } = input.urlsFrom;
+    const { runId, list, limit = Number.POSITIVE_INFINITY, offset = 0 } = input.urlsFrom;
     const urls: string[] = [];
+    let index = 0;
     for await (const link of deps.store.readLinks(runId, list)) {
       if (urls.length >= limit) break;
-      urls.push(link.url);
+      if (index++ >= offset) urls.push(link.url);
     }
     return urls;
   }

@@ -333,7 +333,8 @@ function overallStatus(state: PipelineState): PipelineResult['status'] {
   const reports = Object.values(state.reports);
   const failed = reports.some((r) => r?.status === 'failed');
   const documents = reports.reduce((n, r) => n + (r?.documents ?? 0), 0);
-  if (!failed) return 'completed';
+  // A job cut at the team's credits delivered less than asked, without failing.
+  if (!failed) return state.limitCuts?.length ? 'partial' : 'completed';
   return documents > 0 ? 'partial' : 'failed';
 }
 

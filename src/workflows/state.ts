@@ -56,6 +56,23 @@ export interface ActiveJob {
    * this service is collected once at the end instead (it ignores `skip`).
    */
   follow?: { cursor: CollectCursor; atEnd?: string };
+  /** Credits of this job the run already counted (before URLs were appended to it): spent once. */
+  spentBefore?: number;
+  /** What earlier jobs of the stage gave (an append that fell back to a new job): added to the report. */
+  earlier?: { documents: number; failures: number; credits: number };
+}
+
+/** A batch the budget clamped: URLs left join its job (appendToId) when the budget is raised. */
+export interface BatchAppendState {
+  /** URLs the stage wanted, and how many of them went to a job so far (list order). */
+  wanted: number;
+  taken: number;
+  /** Additions made (each with its own idempotency key). */
+  additions: number;
+  /** The service has no append: later additions start a new job at once. */
+  noAppend?: boolean;
+  /** What the stage's jobs before the current one gave (after a fallback to a new job). */
+  earlier?: { documents: number; failures: number; credits: number };
 }
 
 export interface PipelineState {
@@ -71,6 +88,9 @@ export interface PipelineState {
   selectedCount?: number;
   pathPatterns?: string[];
   activeJob?: ActiveJob;
+  batchAppend?: BatchAppendState;
+  /** Stages whose job the service cut at the team's credits (limit-cut.ts): the run is partial. */
+  limitCuts?: StageName[];
   /** Stages already retried after a support answer (at most once each). */
   retried: StageName[];
   continuedAsNew: number;

@@ -10,7 +10,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startParseDocuments } from '../../src/client/parse-documents.js';
-import { runToEnd, startStack } from '../helpers/stack.js';
+import { getProgress, raiseBudget, startPipeline } from '../../src/client/pipeline.js';
+import { runToEnd, startStack, storedUrls } from '../helpers/stack.js';
 
 let stack: DevStack;
 let site: string;
@@ -113,5 +114,23 @@ describe('against an imitation of the open-source server', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  test('a budget raise appends to the clamped batch there too (that server has appendToId), each page stored once', async () => {
+    const input: PipelineInput = { url: `${site}/`, mode: 'batch', select: { include: ['^/docs'] }, budget: { credits: 4, waitForRaiseMs: 600_000 }, stages: { interact: false } };
+    const handle = await startPipeline(stack.temporal.client, input, { taskQueue: stack.taskQueue, workflowId: `oss-append-${Date.now()}` });
+    for (const deadline = Date.now() + 300_000; ; await new Promise((r) => setTimeout(r, 250))) {
+      const progress = await getProgress(stack.temporal.client, handle.workflowId).catch(() => undefined);
+      if (progress?.credits.events.some((e) => e.startsWith('batch: URLs clamped'))) break;
+      if (Date.now() > deadline) throw new Error('the batch was never clamped');
+    }
+    await raiseBudget(stack.temporal.client, handle.workflowId, 100);
+    const result = await handle.result();
+    const batch = result.stages.batch;
+    assert.equal(result.status, 'completed', JSON.stringify(result.stages));
+    assert.equal(result.jobs['batch+append#1'], batch?.jobId, JSON.stringify(result.jobs));
+    const stored = await storedUrls(stack, result.runId, ['batch']);
+    assert.equal(stored.length, batch?.urls);
+    assert.equal(new Set(stored).size, stored.length);
   });
 });

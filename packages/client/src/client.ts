@@ -5,6 +5,7 @@ import type { Dispatcher } from 'undici';
 import { WebDataApiError, validationError } from './errors.js';
 import { HttpTransport, type HttpCall, type RequestObserver } from './http.js';
 export type { RequestObserver, RequestOutcome, RequestStart } from './http.js';
+import { appendNotAvailable } from './batch-append.js';
 import { followPages } from './pagination.js';
 import { asAgentStatus, asCancel, asIdStart, asJobErrors, asJobStart, asJobStatus, asTyped } from './responses.js';
 import { readUpload, uploadForm, type ParseFileInput, type ParseFileOptions } from './upload.js';
@@ -252,6 +253,35 @@ export class WebDataClient {
     const headers = idempotencyHeaders(options?.idempotencyKey, 'batch scrape');
     const what = 'batch scrape start';
     return asJobStart(await this.send({ method: 'POST', target: '/v2/batch/scrape', body: parsed, headers, what }, options), what);
+  }
+
+  /**
+   * Adds `body.urls` to the batch job `id` (`appendToId`, hosted service 2026). A server without
+   * it answers `not_available`: a route-less 404, a 400 naming appendToId (a strict schema older
+   * than the field), or a start of another job (a server that drops unknown keys; its id is in
+   * the error's jobId, so the caller can follow that job instead of starting one more).
+   */
+  async appendToBatchScrape(id: string, body: BatchScrapeRequest, options?: StartJobOptions): Promise<BatchScrapeStartResponse> {
+    const jobId = checkId(id, 'batch scrape id');
+    const parsed = check(batchScrapeRequestSchema, { ...body, appendToId: jobId }, 'batch scrape append body');
+    const headers = idempotencyHeaders(options?.idempotencyKey, 'batch scrape append');
+    const what = 'batch scrape append';
+    let started: BatchScrapeStartResponse;
+    try {
+      started = asJobStart(await this.send({ method: 'POST', target: '/v2/batch/scrape', body: parsed, headers, what }, options), what);
+    } catch (err) {
+      throw appendNotAvailable(err, jobId) ?? err;
+    }
+    if (started.id !== jobId) {
+      throw new WebDataApiError({
+        kind: 'not_available',
+        code: 'NOT_AVAILABLE',
+        retryable: false,
+        jobId: started.id,
+        message: `${what}: not available on this service (appendToId ignored: it started batch ${started.id})`,
+      });
+    }
+    return started;
   }
 
   async getBatchScrapeStatus(id: string, page?: JobStatusPage, options?: RequestOptions): Promise<JobStatusResponse> {

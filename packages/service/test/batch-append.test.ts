@@ -1,6 +1,6 @@
 // POST /v2/batch/scrape with appendToId: the URLs join the team's existing batch job (running
-// or completed, which is reopened), once per idempotency key; unknown or foreign ids are 404,
-// and the open-source imitation refuses the key as its strict schema does.
+// or completed, which is reopened), once per idempotency key; unknown or foreign ids are 404.
+// The open-source imitation appends as that server does: no key, 500 for an unknown id.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
@@ -63,14 +63,38 @@ test('appendToId extends a completed batch: same id, every URL once, one append 
   assert.deepEqual(done.body.data.map((d: { metadata: { sourceURL: string } }) => d.metadata.sourceURL.replace(site.url, '')).sort(), ['/about', '/blog', '/docs', '/shop']);
 });
 
-test('appendToId to an unknown or another team\'s job is 404; the open-source imitation refuses the key', async () => {
+test('appendToId to an unknown or another team\'s job is 404', async () => {
   const unknown = await call(server.url, 'POST', '/v2/batch/scrape', { body: { urls: [`${site.url}/about`], appendToId: randomUUID() } });
   assert.equal(unknown.status, 404);
   assert.match(unknown.body.error, /appendToId/);
   const start = await call(server.url, 'POST', '/v2/batch/scrape', { body: { urls: [`${site.url}/about`] } });
   const foreign = await call(server.url, 'POST', '/v2/batch/scrape', { key: 'key-b', body: { urls: [`${site.url}/about`], appendToId: start.body.id } });
   assert.equal(foreign.status, 404);
-  const onOss = await call(ossServer.url, 'POST', '/v2/batch/scrape', { body: { urls: [`${site.url}/about`], appendToId: start.body.id } });
-  assert.equal(onOss.status, 400);
-  assert.match(onOss.text, /appendToId/);
+});
+
+// The open-source server at 0fac8fb has appendToId (apps/api/src/controllers/v2/batch-scrape.ts):
+// the URLs join the job, but its batch route ignores the idempotency key.
+test('the open-source imitation appends too, without idempotency; an unknown id fails with 500', async () => {
+  const start = await call(ossServer.url, 'POST', '/v2/batch/scrape', { body: { urls: [`${site.url}/about`] } });
+  assert.equal(start.status, 200, start.text);
+  const id = start.body.id as string;
+  const key = randomUUID();
+  const more = { urls: [`${site.url}/blog`], appendToId: id };
+  const first = await call(ossServer.url, 'POST', '/v2/batch/scrape', { body: more, headers: { 'x-idempotency-key': key } });
+  assert.equal(first.status, 200, first.text);
+  assert.equal(first.body.id, id);
+  const again = await call(ossServer.url, 'POST', '/v2/batch/scrape', { body: more, headers: { 'x-idempotency-key': key } });
+  assert.equal(again.status, 200, 'the key is ignored there: the URL is added a second time');
+  const end = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const r = await call(ossServer.url, 'GET', `/v2/batch/scrape/${id}`);
+    if (r.body.status === 'completed') {
+      assert.equal(r.body.total, 3);
+      break;
+    }
+    if (Date.now() > end) throw new Error(`batch ${id} still ${r.body.status}`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  const unknown = await call(ossServer.url, 'POST', '/v2/batch/scrape', { body: { urls: [`${site.url}/about`], appendToId: randomUUID() } });
+  assert.equal(unknown.status, 500);
 });

@@ -1,6 +1,9 @@
 // batch: scrape the selected URLs the crawl did not return (or all selected URLs in batch mode).
+import { patched } from '@temporalio/workflow';
 import { lists, starts } from '../activities.js';
 import { creditsPerPage } from '../credit-guard.js';
+import { appendAfterRaise, BATCH_APPEND_ON_RAISE } from './batch-append.js';
+import { checkLimitCut } from '../limit-cut.js';
 import { fitJob } from './fit-job.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { freshScrapeOptions, webhookFor } from './crawl.js';
@@ -50,9 +53,15 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
     : await fitJob(pipeline, 'batch: URLs', wanted, creditsPerPage(batch.scrapeOptions));
   if (fit.kind === 'skip') return { kind: 'skipped', reason: fit.reason };
   const count = fit.units;
+  // Clamped: the URLs left may join the job later, when the budget is raised (batch-append.ts).
+  if (!state.activeJob) {
+    state.batchAppend = undefined;
+    if (count < wanted && patched(BATCH_APPEND_ON_RAISE)) state.batchAppend = { wanted, taken: count, additions: 0 };
+  }
 
   const options = { ...(freshScrapeOptions(pipeline, batch.scrapeOptions).scrapeOptions ?? {}), maxConcurrency: batch.maxConcurrency, webhook: webhookFor(pipeline) };
-  return runJob(pipeline, {
+  // A job resumed after continue-as-new may be an appended one: runJob takes the active job as it is.
+  const first = await runJob(pipeline, {
     stage: 'batch',
     kind: 'batch',
     allowance: fit.allowance,
@@ -63,4 +72,9 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
         [{ urlsFrom: { runId: state.runId, list: state.lists.missing ?? 'missing', limit: count }, options, idempotencyKey }],
       ),
   });
+  const perPage = creditsPerPage(batch.scrapeOptions);
+  const last = state.batchAppend ? await appendAfterRaise(pipeline, { list: state.lists.missing ?? 'missing', perPage, options }, first) : first;
+  // Asked for: the URLs given to the stage's jobs (all of them unless the budget clamped).
+  if (last.kind === 'ok') await checkLimitCut(pipeline, 'batch', state.batchAppend?.taken ?? count, perPage);
+  return last;
 }

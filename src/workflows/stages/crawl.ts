@@ -3,6 +3,7 @@ import { patched } from '@temporalio/workflow';
 import { compilePattern, DEFAULT_CRAWL_LIMIT } from 'webdata-contract';
 import { starts } from '../activities.js';
 import { creditsPerPage } from '../credit-guard.js';
+import { checkLimitCut } from '../limit-cut.js';
 import { fitJob } from './fit-job.js';
 import { hostOf, type PipelineRuntime } from '../runtime.js';
 import { runJob } from './job.js';
@@ -51,6 +52,7 @@ export async function runCrawl(pipeline: PipelineRuntime): Promise<StageOutcome>
       return started;
     },
   });
+  if (outcome.kind === 'ok') await checkLimitCut(pipeline, 'crawl', crawl.limit ?? DEFAULT_CRAWL_LIMIT, creditsPerPage(crawl.scrapeOptions));
   return outcome;
 }
 

@@ -94,14 +94,16 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
       ? await collectors.collectCrawl.executeWithOptions({ summary: `collect crawl ${jobId}` }, [atEnd])
       : await collectors.collectBatch.executeWithOptions({ summary: `collect batch ${jobId}` }, [atEnd]));
     state.activeJob = undefined;
-    report.documents = collected.documents;
-    report.failures = collected.failures;
+    const earlier = active.earlier;
+    report.documents = collected.documents + (earlier?.documents ?? 0);
+    report.failures = collected.failures + (earlier?.failures ?? 0);
     for (const what of collected.notAvailable ?? []) noteNotAvailable(report, what);
     report.ref = collected.ref;
     if (collected.skipped?.robots) report.skipped = { ...report.skipped, robots: (report.skipped?.robots ?? 0) + collected.skipped.robots };
     const credits = collected.creditsUsed >= 0 ? collected.creditsUsed : collected.documents; // -1: no billing
-    report.credits = credits;
-    spend(state.credits, plan.stage, credits);
+    report.credits = credits + (earlier?.credits ?? 0);
+    // After an append the job's creditsUsed includes what its earlier pages were already counted for.
+    spend(state.credits, plan.stage, credits - (active.spentBefore ?? 0));
     if (waited.stoppedForBudget) {
       report.reason = `cancelled at the budget after ${collected.documents} pages`;
       return { kind: 'ok', collected };
@@ -119,8 +121,8 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
       // What the job spent counts in the run's total, also when the stage fails (e.g. its
       // collection): the service charged it.
       const seen = state.activeJob.creditsSeen ?? 0;
-      report.credits = seen;
-      spend(state.credits, plan.stage, seen);
+      report.credits = seen + (state.activeJob.earlier?.credits ?? 0);
+      spend(state.credits, plan.stage, seen - (state.activeJob.spentBefore ?? 0));
       state.activeJob = undefined;
     }
     if (isCancellation(err)) {

@@ -28,20 +28,17 @@ function startBatch(jobsRuntime: JobsRuntime, req: RouteRequest): RouteResponse<
     zeroDataRetention,
     ...scrapeOptions
   } = parseBody(batchScrapeRequestSchema, req.body);
-  // The open-source server's schema is strict and older than appendToId.
-  if (appendToId !== undefined && imitatesOss(jobsRuntime.ctx.config)) {
-    throw badRequest('Bad Request: unrecognized key: appendToId', [{ path: ['appendToId'], message: 'Unrecognized key' }]);
-  }
   if (zeroDataRetention === true && !req.team.features.zeroDataRetention) {
     throw forbidden('Forbidden: zeroDataRetention is not enabled for this team; contact support to enable it');
   }
   // Without ignoreInvalidURLs the schema already refused bad entries.
-  const urls = given.filter((u) => isHttpUrl(u));
+  const valid = given.filter((u) => isHttpUrl(u));
   const invalidURLs = given.filter((u) => !isHttpUrl(u));
-  if (urls.length === 0) {
+  if (valid.length === 0) {
     throw badRequest('Bad Request: no valid URLs to scrape', [{ path: ['urls'], message: 'must contain at least one valid http(s) URL' }]);
   }
   requireCredits(jobsRuntime.ctx.ledger, req.team);
+  const urls = cutToCredits(jobsRuntime, req, valid);
   if (appendToId !== undefined) return appendToBatch(jobsRuntime, req, appendToId, urls, ignoreInvalidURLs === true ? { invalidURLs } : {});
   const teamCap = Math.max(1, req.team.concurrency);
   const concurrency = Math.min(maxConcurrency ?? teamCap, teamCap);
@@ -67,15 +64,32 @@ function startBatch(jobsRuntime: JobsRuntime, req: RouteRequest): RouteResponse<
 /**
  * `appendToId`: the URLs join the team's batch job (its options stay the job's own); the answer
  * names that job. With an idempotency key, a retried append is refused like a retried start
- * (409 with the job's id), so the URLs are added once.
+ * (409 with the job's id), so the URLs are added once (not on the open-source imitation).
  */
 function appendToBatch(jobsRuntime: JobsRuntime, req: RouteRequest, id: string, urls: string[], extra: Pick<BatchScrapeStartResponse, 'invalidURLs'>): RouteResponse<BatchScrapeStartResponse> {
   const job = jobsRuntime.store.get(id);
-  if (!job || job.kind !== 'batch_scrape' || job.team.id !== req.team.id) throw notFound('Batch scrape job to append to not found (appendToId)');
-  const key = checkIdempotency(jobsRuntime, req);
+  // The open-source server (0fac8fb) takes appendToId too, but reads the job without a check:
+  // an unknown id fails inside (500), and its batch route ignores the idempotency key.
+  const oss = imitatesOss(jobsRuntime.ctx.config);
+  if (!job || job.kind !== 'batch_scrape' || job.team.id !== req.team.id) {
+    if (oss) throw new HttpError(500, 'An unexpected error occurred. Please contact help@firecrawl.com for help.', { code: 'UNKNOWN_ERROR' });
+    throw notFound('Batch scrape job to append to not found (appendToId)');
+  }
+  const key = oss ? undefined : checkIdempotency(jobsRuntime, req);
   if (!appendToBatchJob(jobsRuntime, job, urls)) {
     throw new HttpError(409, `Conflict: batch scrape job ${id} is ${job.status} and cannot be extended (appendToId)`, { code: 'CONFLICT' });
   }
   jobsRuntime.idempotency.remember(req.team.id, key, job.id, jobsRuntime.ctx.now());
   return { body: { success: true, id: job.id, url: `${req.baseUrl}/v2/batch/scrape/${job.id}`, ...extra } };
+}
+
+/**
+ * The hosted service cuts a batch to the team's remaining credits, silently (no error, no
+ * warning field; contract notes "Credits"): the URLs past them are not scraped, nor reported.
+ * The open-source server has no billing.
+ */
+function cutToCredits(jobsRuntime: JobsRuntime, req: RouteRequest, urls: string[]): string[] {
+  if (imitatesOss(jobsRuntime.ctx.config)) return urls;
+  const available = Math.floor(jobsRuntime.credits.available(req.team.id));
+  return urls.slice(0, Math.max(1, available));
 }
