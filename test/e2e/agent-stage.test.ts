@@ -179,6 +179,46 @@ describe('agent stage', () => {
     }
   });
 
+  test('with a webhook receiver: the agent job subscribes to its end only, and agent.completed wakes the wait', async () => {
+    let release: () => void = () => {};
+    hold = new Promise((r) => { release = r; });
+    const called = new Promise<void>((r) => { modelCalled = r; });
+    const sent = agentStarts().length;
+    try {
+      const id = `agent-webhook-${Date.now()}`;
+      // Polls 5 minutes apart: after the first poll, only the webhook can end the wait in time.
+      const handle = await startPipeline(stack.temporal.client, {
+        url: `${site}/docs`, stages: agentOnly, agent: { prompt: 'x', urls: [`${site}/docs`] },
+        polling: { minIntervalMs: 300_000, maxIntervalMs: 300_000 }, webhookUrl: stack.webhook.url,
+      }, { taskQueue: TASK_QUEUE, workflowId: id });
+      await called;
+      // The first status read answered `processing` (the model is held): the wait has begun.
+      const polledOnce = async () => {
+        const events = (await handle.fetchHistory()).events ?? [];
+        const getAgent = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'getAgent').map((e) => String(e.eventId)));
+        return events.some((e) => getAgent.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId)));
+      };
+      for (let i = 0; i < 600 && !(await polledOnce()); i++) await new Promise((r) => setTimeout(r, 200));
+      assert.ok(await polledOnce(), 'the agent stage polled once');
+      release();
+      const result = await handle.result();
+      assert.equal(result.stages.agent?.status, 'completed', JSON.stringify(result.stages.agent));
+
+      const body = agentStarts().slice(sent)[0] as { webhook?: { url: string; events: string[]; metadata: Record<string, string> } };
+      assert.deepEqual(body.webhook?.events, ['completed', 'failed', 'cancelled']);
+      assert.equal(body.webhook?.url, stack.webhook.url);
+      assert.equal(body.webhook?.metadata.workflowId, id);
+      const signals = ((await handle.fetchHistory()).events ?? [])
+        .filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'jobEvent')
+        .map((e) => JSON.parse(Buffer.from(e.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0]?.data ?? []).toString('utf8')) as { type: string; jobId: string });
+      assert.deepEqual(signals.map((x) => [x.type, x.jobId]), [['agent.completed', result.stages.agent?.jobId]]);
+    } finally {
+      hold = undefined;
+      modelCalled = () => {};
+      release();
+    }
+  });
+
   test('cancelling the run while the agent works cancels its job', async () => {
     let release: () => void = () => {};
     hold = new Promise((r) => { release = r; });
