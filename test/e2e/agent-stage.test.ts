@@ -10,6 +10,7 @@ import type { DevStack } from '../../src/cli/dev-stack.js';
 import { cancelPipeline, getProgress, startPipeline } from '../../src/client/pipeline.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import type { PipelineResult } from '../../src/workflows/state.js';
+import { recordHistory } from '../helpers/histories.js';
 import { startServiceProxy, startProxiedWorker, type ServiceProxy } from '../helpers/service-proxy.js';
 import { startStack } from '../helpers/stack.js';
 
@@ -81,6 +82,13 @@ const agentStarts = () => proxy.bodies('POST', '/v2/agent') as Array<Record<stri
 const polling = { minIntervalMs: 200, maxIntervalMs: 1_000 };
 /** Only the agent stage runs. */
 const agentOnly = { map: false, select: false, crawl: false, batch: false, interact: false };
+
+/** How many agent status reads (getAgent activities) of the run have completed. */
+async function completedPolls(handle: { fetchHistory(): Promise<{ events?: Array<{ eventId?: unknown; activityTaskScheduledEventAttributes?: { activityType?: { name?: string | null } | null } | null; activityTaskCompletedEventAttributes?: { scheduledEventId?: unknown } | null }> | null }> }): Promise<number> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const polls = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'getAgent').map((e) => String(e.eventId)));
+  return events.filter((e) => polls.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId))).length;
+}
 
 describe('agent stage', () => {
   test('after the crawl: maxCredits clamped to what the budget left (as the service received it), the answer stored as kind agent, its credits counted', async () => {
@@ -179,6 +187,29 @@ describe('agent stage', () => {
     }
   });
 
+  test('a long agent job is polled with backoff until it ends', async () => {
+    let release: () => void = () => {};
+    hold = new Promise((r) => { release = r; });
+    const called = new Promise<void>((r) => { modelCalled = r; });
+    try {
+      const id = `agent-polled-${Date.now()}`;
+      const handle = await startPipeline(stack.temporal.client, { url: `${site}/docs`, stages: agentOnly, agent: { prompt: 'x', urls: [`${site}/docs`] }, polling }, { taskQueue: TASK_QUEUE, workflowId: id });
+      await called;
+      // Two status reads answered `processing` (the model is held): the stage waited between them.
+      for (let i = 0; i < 600 && (await completedPolls(handle)) < 2; i++) await new Promise((r) => setTimeout(r, 200));
+      assert.ok((await completedPolls(handle)) >= 2, 'polled twice while the job ran');
+      release();
+      const result = await handle.result();
+      assert.equal(result.stages.agent?.status, 'completed', JSON.stringify(result.stages.agent));
+      // Replayed by test/replay (RECORD_HISTORIES=1 records it): an agent job's start and its polled wait.
+      await recordHistory(stack.temporal.client, id, 'agent-polled');
+    } finally {
+      hold = undefined;
+      modelCalled = () => {};
+      release();
+    }
+  });
+
   test('with a webhook receiver: the agent job subscribes to its end only, and agent.completed wakes the wait', async () => {
     let release: () => void = () => {};
     hold = new Promise((r) => { release = r; });
@@ -193,13 +224,8 @@ describe('agent stage', () => {
       }, { taskQueue: TASK_QUEUE, workflowId: id });
       await called;
       // The first status read answered `processing` (the model is held): the wait has begun.
-      const polledOnce = async () => {
-        const events = (await handle.fetchHistory()).events ?? [];
-        const getAgent = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'getAgent').map((e) => String(e.eventId)));
-        return events.some((e) => getAgent.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId)));
-      };
-      for (let i = 0; i < 600 && !(await polledOnce()); i++) await new Promise((r) => setTimeout(r, 200));
-      assert.ok(await polledOnce(), 'the agent stage polled once');
+      for (let i = 0; i < 600 && (await completedPolls(handle)) < 1; i++) await new Promise((r) => setTimeout(r, 200));
+      assert.ok((await completedPolls(handle)) >= 1, 'the agent stage polled once');
       release();
       const result = await handle.result();
       assert.equal(result.stages.agent?.status, 'completed', JSON.stringify(result.stages.agent));
