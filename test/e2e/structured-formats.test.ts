@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import type { StoredDocument } from '../../packages/storage/src/index.js';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import { startModelServer, useModel, type ModelServer } from '../helpers/openai-model.js';
@@ -56,7 +57,7 @@ describe('structured formats', () => {
     const site = stack.service.siteUrl as string;
     const { id, result } = await runToEnd(stack, crawlInput(site));
     assert.equal(result.status, 'completed', JSON.stringify(result.stages));
-    const stored = [];
+    const stored: StoredDocument[] = [];
     for await (const doc of stack.store.readDocuments(id)) stored.push(doc);
     assert.equal(stored.length, 3, stored.map((d) => d.url).join(' '));
     for (const doc of stored) {
