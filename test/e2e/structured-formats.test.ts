@@ -81,6 +81,29 @@ describe('structured formats', () => {
     }
   });
 
+  test('a batch (mode batch) with [json by prompt, summary]: each stored page has its answers, no markdown asked', async () => {
+    const site = stack.service.siteUrl as string;
+    const { id, result } = await runToEnd(stack, {
+      url: `${site}/docs`,
+      mode: 'batch',
+      select: { include: ['^/docs'], limit: 2 },
+      stages: { interact: false },
+      batch: { scrapeOptions: { formats: [{ type: 'json', prompt: 'The page title' }, 'summary'] } },
+    });
+    assert.equal(result.status, 'completed', JSON.stringify(result.stages));
+    assert.equal(result.stages.batch?.status, 'completed', JSON.stringify(result.stages.batch));
+    const stored: StoredDocument[] = [];
+    for await (const doc of stack.store.readDocuments(id)) if (doc.kind === 'batch') stored.push(doc);
+    assert.equal(stored.length, 2, stored.map((d) => d.url).join(' '));
+    for (const doc of stored) {
+      const answer = doc.json as { title?: string; url?: string; words?: number };
+      assert.equal(answer.url, doc.metadata.sourceURL, doc.url);
+      assert.ok(typeof answer.title === 'string' && answer.title.length > 0, JSON.stringify(answer));
+      assert.equal(doc.summary, `Summary of ${String(doc.metadata.sourceURL)}: ${answer.title}`);
+      assert.equal(doc.markdown, undefined, 'markdown was not asked for');
+    }
+  });
+
   test('without a model: the crawl stage fails at once, saying AI_NOT_CONFIGURED and what to set', async () => {
     const site = stack.service.siteUrl as string;
     const undo = useModel(undefined);
