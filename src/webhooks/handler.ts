@@ -268,13 +268,17 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
       return answer(res, { status: 202, outcome: 'ignored', reason: `event kind ${payload.type} is not handled`, type: payload.type });
     }
     const event = jobEventOf(payload);
+    // Page-level events are acknowledged whatever they name: a monitor's pages name no workflow.
+    if (route === 'page') {
+      const named = typeof event === 'string' ? {} : { jobId: event.jobId, ...(event.workflowId ? { workflowId: event.workflowId } : {}) };
+      return answer(res, { ...named, type: payload.type, status: 202, outcome: 'ignored', reason: 'page events are not signalled' });
+    }
     if (typeof event === 'string') return answer(res, { status: 400, outcome: 'rejected', reason: event, type: payload.type });
     const { workflowId } = event;
     if (workflowId === undefined) {
       return answer(res, { status: 422, outcome: 'rejected', reason: 'metadata.workflowId is missing: this delivery names no workflow' });
     }
     const base = { workflowId, jobId: event.jobId, type: payload.type };
-    if (route === 'page') return answer(res, { ...base, status: 202, outcome: 'ignored', reason: 'page events are not signalled' });
 
     // Without a webhookId (open-source server) a repeated body is the same delivery.
     const key = deliveryKey(event.webhookId, raw);

@@ -113,6 +113,16 @@ describe('accepted deliveries', () => {
     assert.equal(signals.length, 0);
   });
 
+  test('page-level events are acknowledged even naming no workflow or job (a monitor\'s pages, as the local service sends them)', async () => {
+    const monitorPage = JSON.stringify({ success: true, type: 'monitor.page', id: randomUUID(), webhookId: randomUUID(), data: [{ monitorId: 'm1', url: 'http://a/' }], metadata: { series: 's1' } });
+    const action = JSON.stringify({ type: 'agent.action', data: { step: 1 } });
+    for (const body of [monitorPage, action]) {
+      const res = await deliver(body, signed(body));
+      assert.deepEqual([res.status, res.body.outcome], [202, 'ignored'], body);
+    }
+    assert.equal(signals.length, 0);
+  });
+
   test('crawl.cancelled is signalled', async () => {
     const body = payload('crawl.cancelled');
     assert.equal((await deliver(body, signed(body))).status, 200);
