@@ -1,8 +1,9 @@
 // Webhook receiver: checks the signature over the raw body (when a secret is configured),
 // refuses malformed bodies, drops duplicates, then signals the workflow named in the webhook
-// metadata. Only job-level events of crawl and batch scrape jobs become signals; page events
-// and every other kind (extract.*, agent.*, kinds added later) are acknowledged and dropped, so
-// history never grows with pages and a new kind never earns a retry storm. A service monitor's
+// metadata. Every event kind of the hosted service is accepted (event-kinds.ts): job-level events
+// of crawl, batch scrape, extract and agent jobs become signals; page-level ones (`*.page`,
+// `agent.action`, `monitor.page`) and kinds added later are acknowledged and dropped, so history
+// never grows with pages and a new kind never earns a retry storm. A service monitor's
 // `monitor.check.completed` is recorded as a change-report run when `onMonitorCheck` is given.
 // Answers fast: a slow Temporal never holds the delivery.
 //
@@ -14,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { parseWebhookPayload, verifyWebhookSignature, SIGNATURE_HEADERS } from 'webdata-client';
 import { jobEventSignal } from '../workflows/definitions.js';
+import { routeOf } from './event-kinds.js';
 import { ReplayGuard, deliveryKey } from './replay-guard.js';
 
 /** Accepted signature headers by default: the hosted service's, then the reference's. */
@@ -68,25 +70,35 @@ export interface WebhookDecision {
 }
 
 type Delivery = ReturnType<typeof parseWebhookPayload>;
-type JobDelivery = Extract<Delivery, { id: string }>;
 
-/** The crawl and batch scrape kinds `parseWebhookPayload` validates as job deliveries. */
-const JOB_KIND = /^(crawl|batch_scrape)\.(started|page|completed|failed|cancelled)$/;
+/** What a job-level delivery names, whatever its kind. */
+interface JobEvent {
+  type: string;
+  jobId: string;
+  webhookId?: string;
+  workflowId?: string;
+}
+
 /**
- * Kinds that become signals. `*.cancelled` (the hosted service sends `crawl.cancelled`) is
- * signalled: waitForJob wakes on any event of its job and polls at once, and `cancelled` is a
- * terminal status there, so the signal ends the wait now instead of after a backed-off poll
- * interval (up to `maxIntervalMs`), which matters for a job cancelled outside the workflow.
+ * The job a job-level delivery names, or why it names none. Crawl and batch scrape deliveries
+ * were validated by `parseWebhookPayload`; extract and agent ones only need a job `id` here
+ * (their `data` differs per kind and is not read: the workflow's poll reads the job).
  */
-const JOB_LEVEL = /^(crawl|batch_scrape)\.(started|completed|failed|cancelled)$/;
+function jobEventOf(payload: Delivery): JobEvent | string {
+  const p = payload as { id?: unknown; webhookId?: unknown; metadata?: unknown };
+  if (typeof p.id !== 'string' || p.id === '') return `malformed ${payload.type}: id (the job id) is missing`;
+  const metadata = p.metadata !== null && typeof p.metadata === 'object' ? (p.metadata as Record<string, unknown>) : {};
+  return {
+    type: payload.type,
+    jobId: p.id,
+    ...(typeof p.webhookId === 'string' && p.webhookId !== '' ? { webhookId: p.webhookId } : {}),
+    ...(typeof metadata.workflowId === 'string' && metadata.workflowId !== '' ? { workflowId: metadata.workflowId } : {}),
+  };
+}
 
 /** The workflow has ended (or never existed): a signal cannot reach it. */
 function workflowEnded(err: unknown): boolean {
   return err instanceof WorkflowNotFoundError || (err instanceof Error && err.name === 'WorkflowNotFoundError');
-}
-
-function isJobDelivery(p: Delivery): p is JobDelivery {
-  return JOB_KIND.test(p.type);
 }
 
 /** The check a `monitor.check.completed` delivery names (`data[0]`), or why it names none. */
@@ -249,20 +261,27 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
     } catch (err) {
       return answer(res, { status: 400, outcome: 'rejected', reason: `malformed body: ${err instanceof Error ? err.message : String(err)}` });
     }
-    if (payload.type === 'monitor.check.completed' && options.onMonitorCheck) return recordMonitorCheck(payload, raw, res, options.onMonitorCheck);
+    const route = routeOf(payload.type);
+    if (route === 'monitor-check' && options.onMonitorCheck) return recordMonitorCheck(payload, raw, res, options.onMonitorCheck);
     // Kinds we do not act on are acknowledged, never refused: a refusal only earns retries.
-    if (!isJobDelivery(payload)) {
+    if (route === undefined || route === 'monitor-check') {
       return answer(res, { status: 202, outcome: 'ignored', reason: `event kind ${payload.type} is not handled`, type: payload.type });
     }
-    const workflowId = payload.metadata?.workflowId;
-    if (typeof workflowId !== 'string' || workflowId === '') {
+    const event = jobEventOf(payload);
+    // Page-level events are acknowledged whatever they name: a monitor's pages name no workflow.
+    if (route === 'page') {
+      const named = typeof event === 'string' ? {} : { jobId: event.jobId, ...(event.workflowId ? { workflowId: event.workflowId } : {}) };
+      return answer(res, { ...named, type: payload.type, status: 202, outcome: 'ignored', reason: 'page events are not signalled' });
+    }
+    if (typeof event === 'string') return answer(res, { status: 400, outcome: 'rejected', reason: event, type: payload.type });
+    const { workflowId } = event;
+    if (workflowId === undefined) {
       return answer(res, { status: 422, outcome: 'rejected', reason: 'metadata.workflowId is missing: this delivery names no workflow' });
     }
-    const base = { workflowId, jobId: payload.id, type: payload.type };
-    if (!JOB_LEVEL.test(payload.type)) return answer(res, { ...base, status: 202, outcome: 'ignored', reason: 'page events are not signalled' });
+    const base = { workflowId, jobId: event.jobId, type: payload.type };
 
     // Without a webhookId (open-source server) a repeated body is the same delivery.
-    const key = deliveryKey(payload.webhookId, raw);
+    const key = deliveryKey(event.webhookId, raw);
     if (!guard.firstSighting(key)) {
       // Acknowledged: the hosted service redelivers on any non-2xx, so a refusal would only
       // bring the same delivery back for about 20 minutes.
@@ -271,9 +290,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
 
     const signal = options.client.workflow
       .getHandle(workflowId)
-      .signal(jobEventSignal, payload.webhookId === undefined
-        ? { jobId: payload.id, type: payload.type }
-        : { jobId: payload.id, type: payload.type, webhookId: payload.webhookId });
+      .signal(jobEventSignal, event.webhookId === undefined
+        ? { jobId: event.jobId, type: event.type }
+        : { jobId: event.jobId, type: event.type, webhookId: event.webhookId });
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), waitMs); });
     try {

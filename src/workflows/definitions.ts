@@ -16,7 +16,7 @@ export interface PipelineProgress {
   continuedAsNew: number;
 }
 
-/** A job-level webhook event, forwarded by the receiver (only started/completed/failed). */
+/** A job-level webhook event (crawl, batch scrape, extract or agent), forwarded by the receiver. */
 export interface JobEventSignal {
   jobId: string;
   type: string;

@@ -234,6 +234,27 @@ describe('collectors', () => {
     }
   });
 
+  test('keeps each page\'s json and summary answers (crawl and batch), none invented for pages without', async () => {
+    const answered = ['http://site.test/a', 'http://site.test/b'];
+    const body = () => {
+      const res = page([...answered, 'http://site.test/plain']);
+      res.data.forEach((d, i) => {
+        if (i < answered.length) Object.assign(d, { json: { title: `page ${i}`, tags: [i, null] }, summary: `About page ${i}.` });
+      });
+      return { body: res };
+    };
+    server.handler = (req) => (req.path.endsWith('/errors') ? { body: { success: true, errors: [], robotsBlocked: [] } } : body());
+    for (const [fn, runId] of [[acts.collectCrawl, 'answers-crawl'], [acts.collectBatch, 'answers-batch']] as const) {
+      const res = await call(env(), fn as typeof acts.collectCrawl, { runId, jobId: JOB });
+      assert.equal(res.written, 3);
+      const docs = new Map<string, Record<string, unknown>>();
+      for await (const d of store.readDocuments(runId)) docs.set(d.url, d);
+      assert.deepEqual(docs.get(answered[1])?.json, { title: 'page 1', tags: [1, null] }, runId);
+      assert.equal(docs.get(answered[0])?.summary, 'About page 0.', runId);
+      assert.ok(!('json' in docs.get('http://site.test/plain')!) && !('summary' in docs.get('http://site.test/plain')!), runId);
+    }
+  });
+
   test('resumes from the last heartbeat cursor', async () => {
     server.handler = pagedHandler();
     const resumed = await call(env({ heartbeatDetails: { skip: 200, pages: 2, written: 200 } }), acts.collectCrawl, { runId: 'collect-2', jobId: JOB });

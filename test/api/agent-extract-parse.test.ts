@@ -178,7 +178,9 @@ describe('error kinds: each method, one attempt per call', () => {
     { label: '404 HTML (missing route)', response: { status: 404, raw: '<pre>Cannot POST /v2/x</pre>' }, kind: 'not_available', retryable: false },
     { label: '429 with Retry-After', response: { status: 429, body: { success: false, error: 'Rate limit exceeded' }, headers: { 'retry-after': '7' } }, kind: 'rate_limited', retryable: true, retryAfterMs: 7000 },
     { label: '500', response: { status: 500, body: { success: false, error: 'boom', code: 'UNKNOWN_ERROR' } }, kind: 'server', retryable: true },
-    { label: '503', response: { status: 503, body: { success: false, error: 'AI not configured', code: 'AI_NOT_CONFIGURED' } }, kind: 'server', retryable: true },
+    { label: '503', response: { status: 503, body: { success: false, error: 'Service unavailable' } }, kind: 'server', retryable: true },
+    // A service without a model stays so until its operator sets one: retrying cannot help.
+    { label: '503 AI_NOT_CONFIGURED', response: { status: 503, body: { success: false, error: 'AI not configured', code: 'AI_NOT_CONFIGURED' } }, kind: 'server', retryable: false },
   ];
   for (const m of methods) {
     test(m.name, async () => {

@@ -10,6 +10,7 @@ import type { DevStack } from '../../src/cli/dev-stack.js';
 import { cancelPipeline, getProgress, startPipeline } from '../../src/client/pipeline.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import type { PipelineResult } from '../../src/workflows/state.js';
+import { recordHistory } from '../helpers/histories.js';
 import { startServiceProxy, startProxiedWorker, type ServiceProxy } from '../helpers/service-proxy.js';
 import { startStack } from '../helpers/stack.js';
 
@@ -81,6 +82,13 @@ const agentStarts = () => proxy.bodies('POST', '/v2/agent') as Array<Record<stri
 const polling = { minIntervalMs: 200, maxIntervalMs: 1_000 };
 /** Only the agent stage runs. */
 const agentOnly = { map: false, select: false, crawl: false, batch: false, interact: false };
+
+/** How many agent status reads (getAgent activities) of the run have completed. */
+async function completedPolls(handle: { fetchHistory(): Promise<{ events?: Array<{ eventId?: unknown; activityTaskScheduledEventAttributes?: { activityType?: { name?: string | null } | null } | null; activityTaskCompletedEventAttributes?: { scheduledEventId?: unknown } | null }> | null }> }): Promise<number> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const polls = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'getAgent').map((e) => String(e.eventId)));
+  return events.filter((e) => polls.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId))).length;
+}
 
 describe('agent stage', () => {
   test('after the crawl: maxCredits clamped to what the budget left (as the service received it), the answer stored as kind agent, its credits counted', async () => {
@@ -176,6 +184,64 @@ describe('agent stage', () => {
       assert.equal(result.status, 'failed');
     } finally {
       process.env.LLM_BASE_URL = modelUrl;
+    }
+  });
+
+  test('a long agent job is polled with backoff until it ends', async () => {
+    let release: () => void = () => {};
+    hold = new Promise((r) => { release = r; });
+    const called = new Promise<void>((r) => { modelCalled = r; });
+    try {
+      const id = `agent-polled-${Date.now()}`;
+      const handle = await startPipeline(stack.temporal.client, { url: `${site}/docs`, stages: agentOnly, agent: { prompt: 'x', urls: [`${site}/docs`] }, polling }, { taskQueue: TASK_QUEUE, workflowId: id });
+      await called;
+      // Two status reads answered `processing` (the model is held): the stage waited between them.
+      for (let i = 0; i < 600 && (await completedPolls(handle)) < 2; i++) await new Promise((r) => setTimeout(r, 200));
+      assert.ok((await completedPolls(handle)) >= 2, 'polled twice while the job ran');
+      release();
+      const result = await handle.result();
+      assert.equal(result.stages.agent?.status, 'completed', JSON.stringify(result.stages.agent));
+      // Replayed by test/replay (RECORD_HISTORIES=1 records it): an agent job's start and its polled wait.
+      await recordHistory(stack.temporal.client, id, 'agent-polled');
+    } finally {
+      hold = undefined;
+      modelCalled = () => {};
+      release();
+    }
+  });
+
+  test('with a webhook receiver: the agent job subscribes to its end only, and agent.completed wakes the wait', async () => {
+    let release: () => void = () => {};
+    hold = new Promise((r) => { release = r; });
+    const called = new Promise<void>((r) => { modelCalled = r; });
+    const sent = agentStarts().length;
+    try {
+      const id = `agent-webhook-${Date.now()}`;
+      // Polls 5 minutes apart: after the first poll, only the webhook can end the wait in time.
+      const handle = await startPipeline(stack.temporal.client, {
+        url: `${site}/docs`, stages: agentOnly, agent: { prompt: 'x', urls: [`${site}/docs`] },
+        polling: { minIntervalMs: 300_000, maxIntervalMs: 300_000 }, webhookUrl: stack.webhook.url,
+      }, { taskQueue: TASK_QUEUE, workflowId: id });
+      await called;
+      // The first status read answered `processing` (the model is held): the wait has begun.
+      for (let i = 0; i < 600 && (await completedPolls(handle)) < 1; i++) await new Promise((r) => setTimeout(r, 200));
+      assert.ok((await completedPolls(handle)) >= 1, 'the agent stage polled once');
+      release();
+      const result = await handle.result();
+      assert.equal(result.stages.agent?.status, 'completed', JSON.stringify(result.stages.agent));
+
+      const body = agentStarts().slice(sent)[0] as { webhook?: { url: string; events: string[]; metadata: Record<string, string> } };
+      assert.deepEqual(body.webhook?.events, ['completed', 'failed', 'cancelled']);
+      assert.equal(body.webhook?.url, stack.webhook.url);
+      assert.equal(body.webhook?.metadata.workflowId, id);
+      const signals = ((await handle.fetchHistory()).events ?? [])
+        .filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'jobEvent')
+        .map((e) => JSON.parse(Buffer.from(e.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0]?.data ?? []).toString('utf8')) as { type: string; jobId: string });
+      assert.deepEqual(signals.map((x) => [x.type, x.jobId]), [['agent.completed', result.stages.agent?.jobId]]);
+    } finally {
+      hold = undefined;
+      modelCalled = () => {};
+      release();
     }
   });
 

@@ -62,6 +62,23 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
       assert.deepEqual(await collect(store.readDocuments(runId, { jobId: 'nope' })), []);
     });
 
+    it('keeps the json and summary answers of a page as given (read, looked up, paged), absent when not given', async () => {
+      const runId = newRun();
+      // Values a lossy store would change: key order, -0/large numbers, nulls, nested arrays, \u0000.
+      const json = { z: 1, a: { list: [null, true, 1.5e300, 'x\u0000y'], empty: {} }, 'k e y': 'ü 😀' };
+      const summary = 'A page about plans.\nTwo lines, "quoted".';
+      await store.appendDocuments(runId, 'job-s', [{ ...makeDocument(1), json, summary }, makeDocument(2)]);
+      const [withAnswers, plain] = await collect(store.readDocuments(runId));
+      assert.deepEqual(withAnswers.json, json);
+      assert.deepEqual(Object.keys(withAnswers.json as object), ['z', 'a', 'k e y'], 'key order kept');
+      assert.equal(withAnswers.summary, summary);
+      assert.ok(!('json' in plain) && !('summary' in plain), 'no empty answers invented');
+      const looked = await store.getDocument(runId, 'job-s', withAnswers.url);
+      assert.deepEqual([looked?.json, looked?.summary], [json, summary]);
+      const page = await store.pageDocuments(runId, { limit: 1 });
+      assert.deepEqual(page.items[0].json, json);
+    });
+
     it('keeps a given storedAt and ignores a jobId inside the document', async () => {
       const runId = newRun();
       await store.appendDocuments(runId, 'job', [{ ...makeDocument(1), storedAt: '2024-01-02T03:04:05.678Z', jobId: 'intruder' }]);

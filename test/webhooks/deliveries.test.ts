@@ -134,13 +134,14 @@ describe('hosted service deliveries (X-Firecrawl-Signature, webhookId)', () => {
       hostedCrawlStarted: [200, 'signalled'],
       hostedCrawlPageFailed: [202, 'ignored'],
       hostedCrawlCancelled: [200, 'signalled'],
-      hostedExtractCompleted: [202, 'ignored'],
+      hostedExtractCompleted: [200, 'signalled'],
       openSourceCrawlCompleted: [200, 'signalled'],
       openSourceBatchPage: [202, 'ignored'],
     });
     assert.deepEqual(await wf.settle(), [
       { jobId: '0198f2a1-5c3e-7b9a-8d41-2f6e0c9b7a10', type: 'crawl.started', webhookId: '0198f2a1-5c40-7e12-9b3a-6d5c4e3f2a18' },
       { jobId: '0198f2a1-5c3e-7b9a-8d41-2f6e0c9b7a10', type: 'crawl.cancelled', webhookId: '0198f2a1-7a09-7f3d-8c62-0b1e5a4d9c27' },
+      { jobId: '0198f2b0-0a1b-7c2d-9e3f-4a5b6c7d8e9f', type: 'extract.completed', webhookId: '0198f2b0-0b2c-7d3e-8f4a-5b6c7d8e9fa0' },
       { jobId: '6c1f3e2a-9b8d-4c7e-a5f6-0e1d2c3b4a59', type: 'crawl.completed' },
     ]);
   });
@@ -226,15 +227,42 @@ describe('open-source server deliveries (unsigned, no webhookId)', () => {
   });
 });
 
+describe('the 2026 event kinds (extract, agent, monitor)', () => {
+  test('job-level ones are signalled by both receivers, whatever their data; agent.action and monitor.page acknowledged', async () => {
+    const wf = await recorder();
+    const jobLevel: Array<{ type: string; data?: unknown }> = [
+      { type: 'extract.started' },
+      { type: 'extract.completed', data: { answer: 42 } },
+      { type: 'extract.failed', data: null },
+      { type: 'agent.started' },
+      { type: 'agent.completed', data: { result: 'text' } },
+      { type: 'agent.failed', data: null },
+      { type: 'agent.cancelled' },
+    ];
+    const expected: JobEventSignal[] = [];
+    for (const { type, data } of jobLevel) {
+      const h = hosted({ type, data, workflowId: wf.workflowId }, SECRET);
+      const o = openSource({ type, data, workflowId: wf.workflowId });
+      for (const [rx, d, label] of [[signedRx, h, 'signed'], [openRx, o, 'open']] as const) {
+        const res = await deliver(rx, d);
+        assert.deepEqual([res.status, res.body.outcome], [200, 'signalled'], `${type} ${label}`);
+      }
+      expected.push({ jobId: h.jobId, type, webhookId: h.webhookId }, { jobId: o.jobId, type });
+    }
+    for (const { type, data } of [{ type: 'agent.action', data: { action: 'read', url: 'https://example.com/' } }, { type: 'monitor.page', data: [{ url: 'https://example.com/' }] }]) {
+      const res = await deliver(signedRx, hosted({ type, data, workflowId: wf.workflowId }, SECRET));
+      assert.deepEqual([res.status, res.body.outcome, res.body.reason], [202, 'ignored', 'page events are not signalled'], type);
+    }
+    assert.deepEqual(await wf.settle(), expected);
+  });
+});
+
 describe('unknown event kinds', () => {
   test('are acknowledged (2xx) and ignored by both receivers, whatever their data', async () => {
     const wf = await recorder();
     const kinds: Array<{ type: string; data?: unknown }> = [
-      { type: 'extract.started' },
-      { type: 'extract.completed', data: { answer: 42 } },
-      { type: 'agent.completed', data: { result: 'text' } },
-      { type: 'agent.failed', data: null },
-      { type: 'monitor.page', data: [{ url: 'https://example.com/' }] },
+      { type: 'agent.exploded', data: { result: 'text' } },
+      { type: 'extract.paused', data: null },
       { type: 'crawl.exploded' },
       { type: 'batch_scrape.paused', data: 'x' },
       { type: 'something-else' },

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { signWebhookBody } from '../../packages/client/src/webhooks.js';
-import { ReplayGuard, deliveryKey, startWebhookServer, type WebhookServer } from '../../src/webhooks/index.js';
+import { EVENT_ROUTES, ReplayGuard, deliveryKey, startWebhookServer, type WebhookServer } from '../../src/webhooks/index.js';
 
 const SECRET = 'whsec-test-0123456789';
 const signals: Array<{ workflowId: string; args: unknown[] }> = [];
@@ -83,9 +83,40 @@ describe('accepted deliveries', () => {
   test('unknown kinds are acknowledged and ignored, even without workflow or job members', async () => {
     for (const body of [
       payload('crawl.cancelled_by_robot'),
-      payload('extract.completed', { data: { answer: 1 } }),
+      payload('extract.exploded', { data: { answer: 1 } }),
       JSON.stringify({ type: 'monitor.check' }),
     ]) {
+      const res = await deliver(body, signed(body));
+      assert.deepEqual([res.status, res.body.outcome], [202, 'ignored'], body);
+    }
+    assert.equal(signals.length, 0);
+  });
+
+  test('every event kind of the hosted service: job-level ones signalled, page-level ones acknowledged', async () => {
+    for (const [type, route] of Object.entries(EVENT_ROUTES)) {
+      signals.length = 0;
+      // The hosted service's agent and extract `data` is not a page list: any shape is accepted.
+      const body = payload(type, type.startsWith('agent.') || type.startsWith('extract.') ? { data: { any: 'shape' } } : {});
+      const res = await deliver(body, signed(body));
+      const expected = { job: [200, 'signalled', 1], page: [202, 'ignored', 0], 'monitor-check': [202, 'ignored', 0] }[route];
+      assert.deepEqual([res.status, res.body.outcome, signals.length], expected, type);
+      if (route === 'job') assert.equal((signals[0].args[0] as { type: string }).type, type);
+    }
+  });
+
+  test('an extract or agent event naming no job is refused as malformed (400), one naming no workflow 422', async () => {
+    const noId = JSON.stringify({ success: true, type: 'agent.completed', webhookId: randomUUID(), data: {}, metadata: { workflowId: 'wf-1' } });
+    const refused = await deliver(noId, signed(noId));
+    assert.deepEqual([refused.status, refused.body.reason], [400, 'malformed agent.completed: id (the job id) is missing']);
+    const noWorkflow = payload('extract.completed', { metadata: {} });
+    assert.equal((await deliver(noWorkflow, signed(noWorkflow))).status, 422);
+    assert.equal(signals.length, 0);
+  });
+
+  test('page-level events are acknowledged even naming no workflow or job (a monitor\'s pages, as the local service sends them)', async () => {
+    const monitorPage = JSON.stringify({ success: true, type: 'monitor.page', id: randomUUID(), webhookId: randomUUID(), data: [{ monitorId: 'm1', url: 'http://a/' }], metadata: { series: 's1' } });
+    const action = JSON.stringify({ type: 'agent.action', data: { step: 1 } });
+    for (const body of [monitorPage, action]) {
       const res = await deliver(body, signed(body));
       assert.deepEqual([res.status, res.body.outcome], [202, 'ignored'], body);
     }

@@ -113,9 +113,15 @@ function kindForStatus(status: number): WebDataErrorKind {
   }
 }
 
+/**
+ * Codes of 5xx answers that a retry within minutes cannot change: the service lacks a setting
+ * (no AI model configured) until its operator adds it.
+ */
+const PERMANENT_CODES: ReadonlySet<string> = new Set(['AI_NOT_CONFIGURED']);
+
 /** The kind's retryability, except 501: not implemented stays so however often it is asked. */
-function retryableStatus(status: number, kind: WebDataErrorKind): boolean {
-  return status !== 501 && ERROR_KIND_RETRYABLE[kind];
+function retryableStatus(status: number, kind: WebDataErrorKind, code?: string): boolean {
+  return status !== 501 && !(code !== undefined && PERMANENT_CODES.has(code)) && ERROR_KIND_RETRYABLE[kind];
 }
 
 export interface HttpErrorInput {
@@ -158,9 +164,9 @@ export function isRouteMissing(status: number, body: unknown, bodyNotJson = fals
 export function httpError(input: HttpErrorInput): WebDataApiError {
   if (isRouteMissing(input.status, input.body, input.bodyNotJson)) return notAvailableError(input);
   const kind = kindForStatus(input.status);
-  const retryable = retryableStatus(input.status, kind);
   const body = redactValue(input.body, input.apiKey);
   const errBody: ErrorBody = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as ErrorBody) : {};
+  const retryable = retryableStatus(input.status, kind, typeof errBody.code === 'string' ? errBody.code : undefined);
   const text = typeof errBody.error === 'string' ? errBody.error : typeof errBody.message === 'string' ? errBody.message : undefined;
   const bodyId = typeof errBody.id === 'string' ? errBody.id : undefined;
   const message = redactString(`${input.what} failed with HTTP ${input.status}${text ? `: ${text}` : ''}`, input.apiKey);

@@ -429,12 +429,20 @@ export type WebhookEventType =
   | 'batch_scrape.page'
   | 'batch_scrape.completed'
   | 'batch_scrape.failed'
+  | 'extract.started'
+  | 'extract.completed'
+  | 'extract.failed'
+  | 'agent.started'
+  | 'agent.action'
+  | 'agent.completed'
+  | 'agent.failed'
+  | 'agent.cancelled'
   | 'monitor.page'
   | 'monitor.check.completed';
 
 interface WebhookPayloadBase {
   success: boolean;
-  /** Crawl or batch scrape job id. */
+  /** The job's id (crawl, batch scrape, extract or agent). */
   id: string;
   /** Unique per delivery; retries of one delivery share it. */
   webhookId: string;

@@ -27,6 +27,7 @@ import { MemoryScrapeRecords } from './scrape/records.js';
 import { registerParseRoutes } from './parse/routes.js';
 import { registerScrapeRoutes } from './scrape/routes.js';
 import { createHttpScrapeEngine } from './scrape/index.js';
+import { withModelFormats } from './scrape/model-formats.js';
 import { demoSeedUrls, indexSiteInBackground, registerSearchRoutes } from './search/index.js';
 import { createJobInspector, registerSupportRoutes } from './support/index.js';
 import { registerTeamRoutes } from './team/routes.js';
@@ -89,7 +90,8 @@ export function createServiceApp(options: ServiceAppOptions = {}): ServiceApp {
   const ledger = new MemoryCreditLedger(teams, now);
   const webhooks = new HttpWebhookDispatcher({ config, faults, log });
   const scrapes = new MemoryScrapeRecords(now);
-  const scrapeEngine = options.scrapeEngine ?? defaultScrapeEngine(config, now);
+  // json and summary formats are answered by the configured model over whichever engine scrapes.
+  const scrapeEngine = withModelFormats(options.scrapeEngine ?? defaultScrapeEngine(config, now));
   const closeController = new AbortController();
   const closeHooks: Array<() => Promise<void> | void> = [];
 

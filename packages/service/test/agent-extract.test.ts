@@ -192,6 +192,77 @@ describe('agent', () => {
   });
 });
 
+describe('webhooks of agent and extract jobs', () => {
+  interface Delivery { type: string; id: string; success: boolean; data: unknown; error?: string; metadata?: Record<string, unknown> }
+  let receiver: Server;
+  let receiverUrl = '';
+  const deliveries: Delivery[] = [];
+  before(async () => {
+    receiver = createServer((req, res) => {
+      void body(req).then((text) => {
+        deliveries.push(JSON.parse(text) as Delivery);
+        res.writeHead(200).end();
+      });
+    });
+    receiverUrl = await listen(receiver);
+  });
+  after(async () => {
+    receiver.closeAllConnections();
+    await new Promise((r) => receiver.close(r));
+  });
+  beforeEach(() => { deliveries.length = 0; });
+  /** The deliveries of one job once every queued delivery was made (the dispatcher is idle). */
+  const of = async (id: string) => {
+    await svc.webhooks.idle();
+    return deliveries.filter((d) => d.id === id).map((d) => [d.type, d.success]);
+  };
+
+  test('extract without a filter: started, then completed with the answer and the metadata', async () => {
+    script = () => ({ data: { price: 10 } });
+    const { id } = await client.startExtract({ urls: [`${siteUrl}/pricing`], prompt: 'price', webhook: { url: `${receiverUrl}/hook`, metadata: { workflowId: 'wf-x' } } });
+    await settle(() => client.getExtract(id));
+    assert.deepEqual(await of(id), [['extract.started', true], ['extract.completed', true]]);
+    const completed = deliveries.find((d) => d.type === 'extract.completed')!;
+    assert.deepEqual(completed.data, [{ price: 10 }]);
+    assert.deepEqual(completed.metadata, { workflowId: 'wf-x' });
+  });
+
+  test('agent with events [completed, failed, cancelled]: only its end is sent (a failure with its error)', async () => {
+    const events = ['completed', 'failed', 'cancelled'] as const;
+    script = () => ({ data: { ok: true } });
+    const ok = await client.startAgent({ prompt: 'x', urls: [`${siteUrl}/team`], webhook: { url: `${receiverUrl}/hook`, events: [...events] } });
+    await settle(() => client.getAgent(ok.id));
+    assert.deepEqual(await of(ok.id), [['agent.completed', true]]);
+    script = () => 'not an object';
+    const failed = await client.startAgent({ prompt: 'x', urls: [`${siteUrl}/team`], webhook: { url: `${receiverUrl}/hook`, events: [...events] } });
+    assert.equal((await settle(() => client.getAgent(failed.id))).status, 'failed');
+    assert.deepEqual(await of(failed.id), [['agent.failed', false]]);
+    assert.match(deliveries.find((d) => d.id === failed.id)?.error ?? '', /JSON/);
+  });
+
+  test('a cancelled agent sends agent.cancelled; an agent spec refuses events it does not know', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    const slowSite = createServer((_req, res) => { void gate.then(() => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<p>late</p>'); }); });
+    const slowUrl = await listen(slowSite);
+    try {
+      const { id } = await client.startAgent({ prompt: 'x', urls: [`${slowUrl}/`], webhook: { url: `${receiverUrl}/hook`, events: ['cancelled'] } });
+      await client.cancelAgent(id);
+      assert.deepEqual(await of(id), [['agent.cancelled', false]]);
+    } finally {
+      release();
+      slowSite.closeAllConnections();
+      await new Promise((r) => slowSite.close(r));
+    }
+    const bad = await fetch(`${svc.url}/v2/agent`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer key-ai', 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'x', webhook: { url: `${receiverUrl}/hook`, events: ['page'] } }),
+    });
+    assert.equal(bad.status, 400);
+  });
+});
+
 describe('token usage and queue status', () => {
   test('token usage counts the model tokens of agent and extract, month by month and per key', async () => {
     const usage = await client.getTokenUsage();

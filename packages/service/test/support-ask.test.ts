@@ -117,14 +117,15 @@ describe('support ask on scrapes and the account', () => {
     assert.equal(job.urls.length, 4);
   });
 
-  test('a format that needs a model (400 from the engine)', async () => {
+  test('a format that needs a model (503 AI_NOT_CONFIGURED, no model configured)', async () => {
     const request = { url: `${site}/docs/guide-2`, formats: ['summary', 'links'] };
     const refused = await scrape(request);
-    assert.equal(refused.status, 400);
-    const { envelope } = await ask(stack, { question: `Scraping ${request.url} fails with 400` });
+    assert.equal(refused.status, 503);
+    const { envelope } = await ask(stack, { question: `Scraping ${request.url} fails with 503` });
     checkEnvelope(envelope);
     assert.equal(envelope.confidence, 'high');
     assert.deepEqual(envelope.fixParameters, { formats: ['links'] });
+    assert.match(envelope.answer, /refused \(503 AI_NOT_CONFIGURED\) because the format summary needs an AI model/);
     const fixed = await scrape(applyFix(request, envelope.fixParameters));
     assert.equal(fixed.status, 200);
   });

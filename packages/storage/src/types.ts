@@ -16,6 +16,10 @@ export interface DocumentFields {
   html?: string;
   rawHtml?: string;
   links?: string[];
+  /** The page's `json` format answer (an object following the request's schema), verbatim. */
+  json?: unknown;
+  /** The page's `summary` format answer. */
+  summary?: string;
   [field: string]: unknown;
 }
 

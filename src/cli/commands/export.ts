@@ -14,10 +14,16 @@ async function resolved(store: DocumentStore, doc: StoredDocument): Promise<Stor
   const copy = doc.copyOf as { runId?: unknown; jobId?: unknown } | undefined;
   if (doc.markdown !== undefined || typeof copy?.runId !== 'string' || typeof copy.jobId !== 'string') return doc;
   const original = await store.getDocument(copy.runId, copy.jobId, doc.url);
-  return original ? { ...original, ...doc, markdown: original.markdown } : doc;
+  // The stub has the page's metadata; its content and the model's answers are the copy's.
+  return original ? { ...original, ...doc, markdown: original.markdown, ...answersOf(original) } : doc;
 }
 
-/** Writes a run's documents: JSON Lines ({url, markdown, metadata...}) or one markdown file. */
+/** The page's `json` and `summary` format answers, only those it has. */
+function answersOf(doc: StoredDocument): Pick<StoredDocument, 'json' | 'summary'> {
+  return { ...(doc.json !== undefined ? { json: doc.json } : {}), ...(doc.summary !== undefined ? { summary: doc.summary } : {}) };
+}
+
+/** Writes a run's documents: JSON Lines ({url, markdown, json?, summary?, metadata...}) or one markdown file. */
 export async function exportCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -52,7 +58,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
         const doc = await resolved(store, stored);
         n += 1;
         const line = format === 'jsonl'
-          ? `${JSON.stringify({ url: doc.url, markdown: doc.markdown ?? '', jobId: doc.jobId, kind: doc.kind, metadata: doc.metadata })}\n`
+          ? `${JSON.stringify({ url: doc.url, markdown: doc.markdown ?? '', ...answersOf(doc), jobId: doc.jobId, kind: doc.kind, metadata: doc.metadata })}\n`
           : `\n\n<!-- ${doc.url} -->\n\n${doc.markdown ?? ''}\n`;
         if (!process.stdout.write(line) && !closed) await new Promise((r) => { process.stdout.once('drain', r); process.stdout.once('error', r); });
       }

@@ -2,7 +2,7 @@
 // to what is left of the run's budget (the credit guard), the job is polled with backoff until
 // it ends, its answer is stored (kind `agent`) by the status read, and its credits are counted.
 // A service without the agent route skips the stage (not available), never fails the run.
-import { CancellationScope, isCancellation, sleep, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, patched, sleep, workflowInfo } from '@temporalio/workflow';
 import type { AgentJobResult } from '../../activities/agents.js';
 import { agentStarts, cleanup, lists, reads } from '../activities.js';
 import { awaitCredits, creditsLeft } from '../budget.js';
@@ -16,6 +16,21 @@ import type { StageOutcome } from './types.js';
 export const AGENT_MIN_CREDITS = 1;
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/**
+ * Runs from before it: the agent job was started without a webhook and waited with plain sleeps.
+ * With it, the job subscribes to its terminal events and a delivery wakes the wait at once.
+ */
+const AGENT_WEBHOOK = 'agent-webhook-events';
+/** The events the stage acts on: the job's end (it polls at once, and the poll is the record). */
+export const AGENT_WEBHOOK_EVENTS = ['completed', 'failed', 'cancelled'] as const;
+
+/** The agent job's webhook: the run's receiver with the stage's events, or none without a receiver. */
+export function agentWebhookFor(pipeline: PipelineRuntime): { url: string; metadata: Record<string, string>; events: Array<(typeof AGENT_WEBHOOK_EVENTS)[number]> } | undefined {
+  const url = pipeline.state.config.webhookUrl;
+  if (!url) return undefined;
+  return { url, metadata: { workflowId: pipeline.workflowId(), runId: pipeline.state.runId }, events: [...AGENT_WEBHOOK_EVENTS] };
+}
 
 export type AgentCap =
   | { kind: 'run'; maxCredits: number | undefined; event?: string }
@@ -69,6 +84,7 @@ export async function runAgent(pipeline: PipelineRuntime): Promise<StageOutcome>
     report.urls = urls?.length ?? 0;
     if (agent.strictConstrainToURLs && !urls) return { kind: 'skipped', reason: `strictConstrainToURLs: no stored page matches ${agent.match}` };
     let started: { id: string };
+    const webhook = patched(AGENT_WEBHOOK) ? agentWebhookFor(pipeline) : undefined;
     try {
       started = await agentStarts.startAgent.executeWithOptions(
         { summary: `agent${maxCredits !== undefined ? ` maxCredits ${maxCredits}` : ''}` },
@@ -81,6 +97,7 @@ export async function runAgent(pipeline: PipelineRuntime): Promise<StageOutcome>
             ...(agent.strictConstrainToURLs !== undefined ? { strictConstrainToURLs: agent.strictConstrainToURLs } : {}),
             // Only present when the input names a model, which older inputs could not: replays unchanged.
             ...(agent.model !== undefined ? { model: agent.model } : {}),
+            ...(webhook ? { webhook } : {}),
           },
         }],
       );
@@ -152,7 +169,16 @@ async function waitForAgent(pipeline: PipelineRuntime, job: NonNullable<Pipeline
       continue;
     }
     if (workflowInfo().continueAsNewSuggested) return 'continue-as-new';
-    await sleep(interval);
+    if (patched(AGENT_WEBHOOK)) {
+      // A delivery of the job's end wakes the wait: poll at once (the poll reads the answer).
+      if (await condition(() => pipeline.hasEvent(job.jobId), interval)) {
+        pipeline.takeEvents(job.jobId);
+        interval = polling.minIntervalMs;
+        continue;
+      }
+    } else {
+      await sleep(interval);
+    }
     interval = Math.min(polling.maxIntervalMs, Math.round(interval * 1.6));
   }
 }

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { body, httpUrl, int } from './common.js';
 import { scrapeOptionsSchema } from './scrape.js';
-import { webhookSpecSchema } from './webhook.js';
+import { agentWebhookSpecSchema, webhookSpecSchema } from './webhook.js';
 import { AGENT_MODELS, MAX_AGENT_PROMPT, MAX_AGENT_URLS, MAX_EXTRACT_URLS } from '../defaults.js';
 
 /** A JSON schema object the answer must follow. */
@@ -18,7 +18,7 @@ export const agentRequestSchema = body({
   strictConstrainToURLs: z.boolean().optional(),
   /** The hosted service's agent models (default spark-1-pro there); a local model answers for any. */
   model: z.enum(AGENT_MODELS).optional(),
-  webhook: webhookSpecSchema.optional(),
+  webhook: agentWebhookSpecSchema.optional(),
 }).superRefine((value, ctx) => {
   if (value.strictConstrainToURLs === true && value.urls === undefined) {
     ctx.addIssue({ code: 'custom', path: ['urls'], message: 'is required when strictConstrainToURLs is true' });

@@ -2,10 +2,11 @@
 // bills its pages and model calls, never past the job's credit cap. Read as the hosted service
 // answers (status shape, expiry after the job TTL).
 import { modelCallCredits, scrapeRequestSchema } from 'webdata-contract';
-import type { AgentJobStatus, AgentStatusResponse } from 'webdata-contract';
+import type { AgentJobStatus, AgentStatusResponse, WebhookEventType } from 'webdata-contract';
 import type { RouteRequest } from '../core/routes.js';
 import type { ServiceContext } from '../core/service.js';
 import type { TeamConfig } from '../core/teams.js';
+import type { WebhookSpec } from '../core/webhooks.js';
 import { notFound } from '../http/errors.js';
 import { newJobId } from '../http/ids.js';
 import { assertJobId, assertOwner, parseBody } from '../http/validate.js';
@@ -27,6 +28,8 @@ export interface AgentJob {
   createdAt: number;
   completedAt?: number;
   abort: AbortController;
+  /** Where `agent.*` / `extract.*` events go (the request's webhook), and the team that pays. */
+  webhook?: { spec: WebhookSpec | string; team: TeamConfig };
 }
 
 export interface Page {
@@ -73,27 +76,50 @@ export class AgentJobs {
     return job;
   }
 
-  /** Records a new job and runs `work` in the background; its outcome sets the job's status. */
-  launch(kind: AgentJob['kind'], req: RouteRequest, work: (job: AgentJob) => Promise<void>): AgentJob {
+  /**
+   * Records a new job and runs `work` in the background; its outcome sets the job's status.
+   * With a webhook, `<kind>.started` is sent now and `<kind>.completed|failed|cancelled` at the end.
+   */
+  launch(kind: AgentJob['kind'], req: RouteRequest, work: (job: AgentJob) => Promise<void>, webhook?: WebhookSpec | string): AgentJob {
     const { ctx } = this;
-    const job: AgentJob = { id: newJobId(ctx.now()), kind, teamId: req.team.id, apiKey: req.apiKey, status: 'processing', creditsUsed: 0, createdAt: ctx.now(), abort: new AbortController() };
+    const job: AgentJob = {
+      id: newJobId(ctx.now()), kind, teamId: req.team.id, apiKey: req.apiKey, status: 'processing', creditsUsed: 0, createdAt: ctx.now(), abort: new AbortController(),
+      ...(webhook !== undefined ? { webhook: { spec: webhook, team: req.team } } : {}),
+    };
     this.jobs.set(job.id, job);
     ctx.activity.record({ id: job.id, teamId: req.team.id, endpoint: kind, createdAt: job.createdAt, target: kind === 'agent' ? 'agent' : 'extract' });
-    const finish = (status: AgentJobStatus, error?: string) => {
-      if (job.status !== 'processing') return;
-      job.status = status;
-      if (error !== undefined) job.error = error;
-      job.completedAt = ctx.now();
-    };
+    this.emit(job, 'started', { success: true });
     const p = work(job)
-      .then(() => finish('completed'))
+      .then(() => this.finish(job, 'completed'))
       .catch((err: unknown) => {
-        if (job.abort.signal.aborted) return finish('cancelled');
-        finish('failed', err instanceof Error ? err.message : String(err));
+        if (job.abort.signal.aborted) return this.finish(job, 'cancelled');
+        this.finish(job, 'failed', err instanceof Error ? err.message : String(err));
       })
       .finally(() => this.running.delete(p));
     this.running.add(p);
     return job;
+  }
+
+  /** Ends a running job (once) and sends its terminal event. */
+  finish(job: AgentJob, status: Exclude<AgentJobStatus, 'processing'>, error?: string): void {
+    if (job.status !== 'processing') return;
+    job.status = status;
+    if (error !== undefined) job.error = error;
+    job.completedAt = this.ctx.now();
+    this.emit(job, status, status === 'completed'
+      ? { success: true, data: job.data !== undefined ? [job.data] : [] }
+      : { success: false, ...(job.error !== undefined ? { error: job.error } : {}) });
+  }
+
+  private emit(job: AgentJob, suffix: string, event: { success: boolean; data?: unknown[]; error?: string }): void {
+    if (!job.webhook) return;
+    this.ctx.webhooks.send(job.webhook.team, job.webhook.spec, {
+      type: `${job.kind}.${suffix}` as WebhookEventType,
+      jobId: job.id,
+      success: event.success,
+      data: event.data ?? [],
+      ...(event.error !== undefined ? { error: event.error } : {}),
+    });
   }
 
   /** Charges up to `credits`, never past the job's cap or the team's credits. */

@@ -27,7 +27,7 @@ export function registerAgentRoutes(router: Router, ctx: ServiceContext): void {
   const agents = new AgentJobs(ctx);
   router.add('POST', '/v2/agent', (req) => startAgent(ctx, agents, req), { group: 'extract' });
   router.add('GET', '/v2/agent/:id', (req) => getAgent(agents, req), { group: 'extract' });
-  router.add('DELETE', '/v2/agent/:id', (req) => cancelAgent(ctx, agents, req), { group: 'extract' });
+  router.add('DELETE', '/v2/agent/:id', (req) => cancelAgent(agents, req), { group: 'extract' });
   router.add('POST', '/v2/extract', (req) => startExtract(ctx, agents, req), { group: 'extract' });
   router.add('GET', '/v2/extract/:id', (req) => getExtract(agents, req), { group: 'extract' });
   router.add('GET', '/v2/team/token-usage', (req) => tokenUsage(agents, req), { group: 'team' });
@@ -35,12 +35,12 @@ export function registerAgentRoutes(router: Router, ctx: ServiceContext): void {
 }
 
 function startAgent(ctx: ServiceContext, agents: AgentJobs, req: RouteRequest): RouteResponse<AgentStartResponse> {
-  const { origin: _o, integration: _i, webhook: _w, ...body } = parseBody(agentRequestSchema, req.body);
+  const { origin: _o, integration: _i, webhook, ...body } = parseBody(agentRequestSchema, req.body);
   const llm = llmConfigFromEnv();
   if (!llm) throw agentNotConfigured('Agent');
   requireCredits(ctx.ledger, req.team);
   const team = req.team;
-  const job = agents.launch('agent', req, (job) => runAgent(agents, job, team, llm, body));
+  const job = agents.launch('agent', req, (job) => runAgent(agents, job, team, llm, body), webhook);
   return { body: { success: true, id: job.id } };
 }
 
@@ -48,26 +48,23 @@ function getAgent(agents: AgentJobs, req: RouteRequest): RouteResponse<AgentStat
   return { body: agents.statusBody(agents.find(req, 'agent')) };
 }
 
-function cancelAgent(ctx: ServiceContext, agents: AgentJobs, req: RouteRequest): RouteResponse<AgentCancelResponse> {
+function cancelAgent(agents: AgentJobs, req: RouteRequest): RouteResponse<AgentCancelResponse> {
   const job = agents.find(req, 'agent');
   if (job.status !== 'processing' && job.status !== 'cancelled') {
     throw new HttpError(409, `Agent job already ${job.status}`, { code: 'JOB_FINISHED' });
   }
   job.abort.abort(new Error('cancelled'));
-  if (job.status === 'processing') {
-    job.status = 'cancelled';
-    job.completedAt = ctx.now();
-  }
+  agents.finish(job, 'cancelled');
   return { body: { success: true, status: 'cancelled' } };
 }
 
 function startExtract(ctx: ServiceContext, agents: AgentJobs, req: RouteRequest): RouteResponse<AgentStartResponse> {
-  const { origin: _o, integration: _i, webhook: _w, ...body } = parseBody(extractRequestSchema, req.body);
+  const { origin: _o, integration: _i, webhook, ...body } = parseBody(extractRequestSchema, req.body);
   const llm = llmConfigFromEnv();
   if (!llm) throw agentNotConfigured('Extract');
   requireCredits(ctx.ledger, req.team, body.urls.length * pageCredits(body.scrapeOptions?.formats) + 1);
   const team = req.team;
-  const job = agents.launch('extract', req, (job) => runExtract(agents, job, team, llm, body));
+  const job = agents.launch('extract', req, (job) => runExtract(agents, job, team, llm, body), webhook);
   return { body: { success: true, id: job.id } };
 }
 

@@ -5,6 +5,7 @@ import type { RouteRequest, RouteResponse } from '../core/routes.js';
 import { emitJobEvent } from './events.js';
 import { imitatesOss, ossCrawlIdempotency } from '../imitate/firecrawl-oss.js';
 import { readIdempotencyKey } from './idempotency.js';
+import { assertModelFormatsServed } from '../scrape/model-formats.js';
 import { createJob, failJob, type NewJob } from './lifecycle.js';
 import type { JobsRuntime } from './runtime.js';
 import type { Job } from './types.js';
@@ -38,6 +39,8 @@ export function startJob(
   run: (job: Job) => void,
   extra: Pick<BatchScrapeStartResponse, 'invalidURLs'> = {},
 ): RouteResponse<CrawlStartResponse | BatchScrapeStartResponse> {
+  // Model formats without a model would fail every page: refused before the job exists.
+  assertModelFormatsServed(init.scrapeOptions);
   // The open-source server's batch scrape ignores the key (the same key twice starts two jobs).
   const key = init.kind === 'batch_scrape' && imitatesOss(jobsRuntime.ctx.config) ? undefined : checkIdempotency(jobsRuntime, req);
   const job = createJob(jobsRuntime, init);

@@ -10,3 +10,4 @@ export { htmlToMarkdown } from './markdown.js';
 export { BASE64_IMAGE_PLACEHOLDER } from './text.js';
 export { registerScrapeRoutes } from './routes.js';
 export { MemoryScrapeRecords } from './records.js';
+export { withModelFormats, modelFormatsOf, assertModelFormatsServed } from './model-formats.js';

@@ -223,13 +223,19 @@ function schemaFinding(c: Case, endpoint: Endpoint, body: Record<string, unknown
   };
 }
 
+/**
+ * A format that needs a model the service lacks: the engine's own 400 MODEL_REQUIRED
+ * (changeTracking), or 503 AI_NOT_CONFIGURED (json, summary) from the model formats.
+ */
+const MODEL_MISSING = new Set(['MODEL_REQUIRED', 'AI_NOT_CONFIGURED']);
+
 export const invalidRequestCause: Cause = {
   id: 'invalid_request',
   hint: /\b400\b|bad request|invalid|validation|unrecognized|unknown (?:key|field|format)|schema/i,
   applies(c) {
     const req = failedRequest(c);
     if (req && !SCHEMAS[req.endpoint].safeParse(req.body).success) return true;
-    return c.job?.kind === 'scrape' && c.job.errorCode === 'MODEL_REQUIRED';
+    return c.job?.kind === 'scrape' && MODEL_MISSING.has(c.job.errorCode ?? '');
   },
   async diagnose(c: Case): Promise<Finding | undefined> {
     const req = failedRequest(c);
@@ -238,7 +244,7 @@ export const invalidRequestCause: Cause = {
       if (found) return found;
     }
     const job = c.job;
-    if (!job || job.errorCode !== 'MODEL_REQUIRED') return undefined;
+    if (!job || !MODEL_MISSING.has(job.errorCode ?? '')) return undefined;
     // A format the engine cannot produce without a model: keep the others (markdown by default).
     const options = scrapeOptionsOf(job);
     const formats = (Array.isArray(options.formats) ? options.formats : []) as unknown[];
@@ -251,7 +257,7 @@ export const invalidRequestCause: Cause = {
     return {
       cause: 'invalid_request',
       confidence: probe.ok ? 'high' : 'medium',
-      answer: `The ${describeJob(job)} was refused with 400 because the format${dropped.length > 1 ? 's' : ''} ${dropped.join(', ')} need${dropped.length > 1 ? '' : 's'} an AI model, and this service has none configured. Ask for ${kept.length ? kept.map(name).join(', ') : 'markdown'} instead (or configure a model).`,
+      answer: `The ${describeJob(job)} was refused (${job.errorCode === 'AI_NOT_CONFIGURED' ? 503 : 400} ${job.errorCode}) because the format${dropped.length > 1 ? 's' : ''} ${dropped.join(', ')} need${dropped.length > 1 ? '' : 's'} an AI model, and this service has none configured. Ask for ${kept.length ? kept.map(name).join(', ') : 'markdown'} instead (or configure a model).`,
       fixParameters: fix,
       validation: probe.ok
         ? { tested: true, result: 'success', evidence: `a scrape of ${pathOf(job.url)} with formats ${JSON.stringify(kept.length ? kept : ['markdown'])} succeeded (${probe.contentChars} characters)` }
