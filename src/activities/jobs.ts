@@ -7,11 +7,14 @@ import { currentScope, type ActivityScope } from './context.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
 import { IdempotencyMemory } from './idempotency.js';
+import { reportingRateLimits, type GovernedInput } from './team-governor.js';
 import type { JobKind, JobStatus, JobSummary, StartJobResult } from './types.js';
 import { sameUrl } from 'webdata-contract';
 
 export interface StartCrawlInput {
   body: CrawlRequest;
+  /** Set when the run's jobs are governed (a 429 pauses the team's governor). */
+  governed?: GovernedInput;
   /** A UUID derived deterministically in the workflow, the same on every retry. */
   idempotencyKey?: string;
 }
@@ -19,7 +22,9 @@ export interface StartCrawlInput {
 export interface StartBatchInput {
   /** A full request body, or `urlsFrom` + `options` to read the URLs from a stored link list. */
   body?: BatchScrapeRequest;
-  urlsFrom?: { runId: string; list: string; limit?: number };
+  /** `offset`: URLs of the list to pass over first (a governed batch comes in chunks). */
+  urlsFrom?: { runId: string; list: string; limit?: number; offset?: number };
+  governed?: GovernedInput;
   options?: Omit<BatchScrapeRequest, 'urls'>;
   idempotencyKey?: string;
 }
@@ -152,7 +157,7 @@ export function createJobActivities(deps: ActivityDeps) {
           scope,
           'crawl start',
           input.idempotencyKey,
-          (key) => client.startCrawl(input.body, { idempotencyKey: key, signal: scope.signal }),
+          (key) => reportingRateLimits(deps, input.governed, () => client.startCrawl(input.body, { idempotencyKey: key, signal: scope.signal })),
           () => findStartedCrawl(deps, scope, input.body.url),
         );
         return { jobId: out.jobId, recovered: out.recovered, ...(out.idempotency ? { idempotency: out.idempotency } : {}) };
@@ -175,7 +180,7 @@ export function createJobActivities(deps: ActivityDeps) {
           scope,
           'batch scrape start',
           input.idempotencyKey,
-          (key) => client.startBatchScrape(body, { idempotencyKey: key, signal: scope.signal }),
+          (key) => reportingRateLimits(deps, input.governed, () => client.startBatchScrape(body, { idempotencyKey: key, signal: scope.signal })),
           () => findInActivity(deps, scope, 'batch_scrape', body.urls[0] ?? ''),
         );
         return {
@@ -204,9 +209,11 @@ export function createJobActivities(deps: ActivityDeps) {
     if (!input.urlsFrom) {
       throw ApplicationFailure.create({ message: 'batch scrape start: one of body or urlsFrom is required', type: 'validation', nonRetryable: true });
     }
-    const { runId, list, limit = Number.POSITIVE_INFINITY } = input.urlsFrom;
+    const { runId, list, limit = Number.POSITIVE_INFINITY, offset = 0 } = input.urlsFrom;
     const urls: string[] = [];
+    let passed = 0;
     for await (const link of deps.store.readLinks(runId, list)) {
+      if (passed++ < offset) continue;
       if (urls.length >= limit) break;
       urls.push(link.url);
     }

@@ -5,6 +5,8 @@ import { fitJob } from './fit-job.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { freshScrapeOptions, webhookFor } from './crawl.js';
 import { runJob } from './job.js';
+import { governorOf } from '../governed.js';
+import { runChunks } from './batch-chunks.js';
 import { robotsCheck, robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
 
@@ -52,6 +54,8 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
   const count = fit.units;
 
   const options = { ...(freshScrapeOptions(pipeline, batch.scrapeOptions).scrapeOptions ?? {}), maxConcurrency: batch.maxConcurrency, webhook: webhookFor(pipeline) };
+  const governor = governorOf(pipeline);
+  if (governor) return runChunks(pipeline, governor, options, count, fit);
   return runJob(pipeline, {
     stage: 'batch',
     kind: 'batch',
