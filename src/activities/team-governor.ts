@@ -2,14 +2,17 @@
 // team's concurrency (waiting in the governor's line, heartbeating), renew it while the job runs,
 // give it back, and tell the governor about a 429 so the whole team waits, not one run.
 import { Context } from '@temporalio/activity';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { WebDataApiError } from 'webdata-client';
-import { acquireShare, pauseTeam, releaseShare, renewShare, type GovernorTarget } from '../client/team-governor.js';
+import { acquireShare, pauseTeam, releaseShare, renewShare, shareGrant, type GovernorTarget } from '../client/team-governor.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
 
-/** One ask's wait inside the governor; the activity heartbeats between asks. */
-const ASK_WAIT_MS = 15_000;
+/** A waiting job reads its answer this often (a query: no history in the governor). */
+const POLL_MS = 1_000;
+/** ...and says "still here" this often (an update), well within the governor's WAITER_TTL_MS. */
+const REASK_MS = 15_000;
 
 export interface GovernedInput {
   /** The team's concurrency; unset: read from GET /v2/team/queue-status. */
@@ -56,14 +59,23 @@ export function createTeamGovernorActivities(deps: ActivityDeps) {
       const ctx = Context.current();
       const to = await mapFailures(() => target(input));
       try {
+        let asked = 0;
         for (;;) {
           ctx.heartbeat();
-          const grant = await acquireShare(to, { key: input.key, tenant: input.tenant, want: input.want, ttlMs: input.ttlMs, waitMs: ASK_WAIT_MS });
-          if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
-          if (grant.granted) return { key: input.key, share: grant.share, concurrency: to.concurrency };
+          const ask = Date.now() - asked >= REASK_MS;
+          // A burst of asks can meet the server's cap on updates in flight (ResourceExhausted):
+          // that ask is simply made again at the next poll.
+          const grant = await (ask ? acquireShare(to, { key: input.key, tenant: input.tenant, want: input.want, ttlMs: input.ttlMs }) : shareGrant(to, input.key)).catch((err: unknown) => {
+            // Refused by the governor's validator: asking again cannot help.
+            if (err instanceof WorkflowUpdateFailedError) throw ApplicationFailure.create({ message: `governor: ${err.cause?.message ?? err.message}`, type: 'validation', nonRetryable: true });
+            ctx.log.warn('governor: ask failed, asking again', { error: String(err) });
+            return undefined;
+          });
+          if (ask && grant) asked = Date.now();
+          if (grant?.granted) return { key: input.key, share: grant.share, concurrency: to.concurrency };
           // Paused for a 429: no point asking before the pause ends (sleep throws when cancelled).
-          const pausedFor = grant.pausedUntil - Date.now();
-          if (pausedFor > 0) await ctx.sleep(Math.min(pausedFor, ASK_WAIT_MS));
+          const pausedFor = grant && !grant.granted ? grant.pausedUntil - Date.now() : 0;
+          await ctx.sleep(Math.max(POLL_MS, Math.min(pausedFor, REASK_MS)));
         }
       } catch (err) {
         // Cancelled (or failed) while in line: leave the line; a grant made meanwhile is given back.

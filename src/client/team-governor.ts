@@ -3,7 +3,7 @@
 // tools that read the governor's state.
 import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
-import { acquireShareUpdate, GOVERNOR_WORKFLOW_TYPE, governorStatusQuery, governorWorkflowId, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate } from '../workflows/team-governor-messages.js';
+import { acquireShareUpdate, GOVERNOR_WORKFLOW_TYPE, governorStatusQuery, governorWorkflowId, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate, shareQuery } from '../workflows/team-governor-messages.js';
 import type { AcquireRequest, Grant, GovernorStatus } from '../workflows/team-governor-rules.js';
 
 export type { Grant, GovernorStatus } from '../workflows/team-governor-rules.js';
@@ -29,8 +29,14 @@ function governorUpdate<Ret, Arg>(target: GovernorTarget, update: UpdateDefiniti
   return target.client.workflow.executeUpdateWithStart(update, { args: [arg], startWorkflowOperation: start });
 }
 
-export function acquireShare(target: GovernorTarget, req: Omit<AcquireRequest, 'concurrency'> & { waitMs?: number }): Promise<Grant> {
+/** Joins the line (or says "still here"): granted, or the place in line. */
+export function acquireShare(target: GovernorTarget, req: Omit<AcquireRequest, 'concurrency'>): Promise<Grant> {
   return governorUpdate(target, acquireShareUpdate, { ...req, concurrency: target.concurrency });
+}
+
+/** A key's answer now, read without writing history (the governor exists: the key asked first). */
+export function shareGrant(target: GovernorTarget, key: string): Promise<Grant> {
+  return target.client.workflow.getHandle(governorWorkflowId(target.team)).query(shareQuery, { key });
 }
 
 export function renewShare(target: GovernorTarget, lease: { key: string; tenant: string; share: number }): Promise<boolean> {

@@ -11,8 +11,14 @@ export function governorWorkflowId(team: string): string {
   return `webdata-team-${team}`;
 }
 
-/** Asks for a share; waits up to `waitMs` in the governor's queue, then answers (granted or the place in line). */
-export const acquireShareUpdate = update<Grant, [AcquireRequest & { waitMs?: number }]>('acquireShare');
+/**
+ * Asks for a share (joins the line, or says "still here"); answers at once: granted, or the place
+ * in line. It never waits inside the governor: the server admits only a few updates in flight per
+ * workflow (10 by default), and a fleet's waiting jobs are many more.
+ */
+export const acquireShareUpdate = update<Grant, [AcquireRequest]>('acquireShare');
+/** A key's answer now (granted or its place in line), for a waiting job's polls: no history written. */
+export const shareQuery = query<Grant, [{ key: string }]>('shareGrant');
 /** Keeps a lease while its job runs; false: it had expired and was taken back in. */
 export const renewShareUpdate = update<boolean, [{ key: string; tenant: string; share: number }]>('renewShare');
 /** Gives a lease (or a place in line) back: the job ended, or its run was cancelled. */

@@ -1,13 +1,10 @@
 // webdataTeamGovernor: one long-lived workflow per API team, a fair semaphore with leases shared
-// by every worker of a fleet. Jobs ask for a share of the team's concurrency (an update that waits
-// in line a while, then answers), renew it while they run and give it back when they end; a lease
+// by every worker of a fleet. Jobs ask for a share of the team's concurrency (an update that joins
+// the line and answers at once; the job then polls a query), renew it while they run and give it back when they end; a lease
 // its holder stops renewing expires; a 429 pauses every grant. Rules: team-governor-rules.ts.
 import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
-import { acquireShareUpdate, governorStatusQuery, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate } from './team-governor-messages.js';
+import { acquireShareUpdate, governorStatusQuery, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate, shareQuery } from './team-governor-messages.js';
 import { answer, grantAll, newGovernor, nextWake, pause, release, renew, request, status, type GovernorState } from './team-governor-rules.js';
-
-/** Longest an acquire waits in the governor before it answers "not yet" (the caller asks again). */
-export const MAX_ACQUIRE_WAIT_MS = 20_000;
 
 const KEY = /^[A-Za-z0-9._/:#-]{1,300}$/;
 const TENANT = /^[A-Za-z0-9._-]{1,64}$/;
@@ -24,20 +21,16 @@ export async function webdataTeamGovernor(input: { team: string; concurrency: nu
   const state = carried ?? newGovernor(input.team, input.concurrency);
   // Set by every message: the main loop grants again and re-arms its timer.
   let changed = false;
-  let draining = false;
   const touch = () => {
     grantAll(state, Date.now());
     changed = true;
   };
 
   setHandler(governorStatusQuery, () => status(state));
-  setHandler(acquireShareUpdate, async (req) => {
+  setHandler(shareQuery, ({ key }) => answer(state, key));
+  setHandler(acquireShareUpdate, (req) => {
     request(state, req, Date.now());
     touch();
-    const waitMs = Math.min(req.waitMs ?? MAX_ACQUIRE_WAIT_MS, MAX_ACQUIRE_WAIT_MS);
-    if (!state.leases[req.key] && waitMs > 0 && !draining) {
-      await condition(() => state.leases[req.key] !== undefined || draining, waitMs);
-    }
     return answer(state, req.key);
   }, {
     validator: (req) => {
@@ -72,8 +65,7 @@ export async function webdataTeamGovernor(input: { team: string; concurrency: nu
     if (wake === undefined) await condition(woken);
     else await condition(woken, Math.max(1, wake - Date.now()));
   }
-  // Waiting acquires answer "not yet" and ask the next run; their places are carried over.
-  draining = true;
+  // Places in line and leases are carried over; waiting jobs keep polling the same workflow id.
   await condition(allHandlersFinished);
   await continueAsNew<typeof webdataTeamGovernor>(input, state);
 }

@@ -87,9 +87,9 @@ async function firstAsk<T>(ask: () => Promise<T>): Promise<T> {
 describe('team governor workflow', () => {
   test('a lease not renewed expires and goes to the next in line; a 429 pause holds grants until it ends', async () => {
     const to = target('expiry', 4);
-    const first = await firstAsk(() => acquireShare(to, { key: 'w/a1', tenant: 'a', want: 4, ttlMs: 10_000, waitMs: 0 }));
+    const first = await firstAsk(() => acquireShare(to, { key: 'w/a1', tenant: 'a', want: 4, ttlMs: 10_000 }));
     assert.equal(first.granted && first.share, 4);
-    const second = await acquireShare(to, { key: 'w/b1', tenant: 'b', want: 4, ttlMs: 10_000, waitMs: 0 });
+    const second = await acquireShare(to, { key: 'w/b1', tenant: 'b', want: 4, ttlMs: 10_000 });
     assert.equal(second.granted, false);
     // a1's holder is gone: no renewal. The governor's own timer reclaims it.
     await wt.env.sleep(11_000);
@@ -100,11 +100,11 @@ describe('team governor workflow', () => {
 
     const now = await wt.env.currentTimeMs();
     await pauseTeam(to, now + 30_000);
-    const paused = await acquireShare(to, { key: 'w/c1', tenant: 'c', want: 2, waitMs: 0 });
+    const paused = await acquireShare(to, { key: 'w/c1', tenant: 'c', want: 2 });
     assert.equal(paused.granted, false);
     assert.ok(!paused.granted && paused.pausedUntil === now + 30_000);
     await wt.env.sleep(31_000);
-    const after = await acquireShare(to, { key: 'w/c1', tenant: 'c', want: 2, waitMs: 0 });
+    const after = await acquireShare(to, { key: 'w/c1', tenant: 'c', want: 2 });
     assert.equal(after.granted && after.share, 2);
     await releaseShare(to, 'w/c1');
   });
