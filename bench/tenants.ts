@@ -9,6 +9,7 @@
 //
 //   node --conditions=webdata-source --import tsx bench/tenants.ts [--big-runs=10] [--big-pages=1000]
 //     [--small-pages=20] [--late-tenants=20] [--late-window-s=60] [--concurrency=8] [--chunk-pages=100]
+//     [--governed-concurrency=N] (governor.teamConcurrency of the governed runs; above the team's, grants over-commit it)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,8 @@ interface Sizes {
   lateWindowMs: number;
   concurrency: number;
   chunkPages: number;
+  /** governor.teamConcurrency given to governed runs (0: the service's queue-status). Above the team's: grants over-commit it. */
+  governedConcurrency: number;
 }
 
 interface RunTime {
@@ -125,7 +128,7 @@ export async function tenantsBench(sizes: Sizes, log: (line: string) => void, cl
       select: { limit: pages },
       stages: { interact: false },
       // The team's concurrency comes from GET /v2/team/queue-status.
-      ...(governed ? { governor: { chunkPages: sizes.chunkPages } } : {}),
+      ...(governed ? { governor: { chunkPages: sizes.chunkPages, ...(sizes.governedConcurrency > 0 ? { teamConcurrency: sizes.governedConcurrency } : {}) } } : {}),
     };
     return startPipeline(temporal.client, input, { taskQueue, workflowId: `tenants-${tag}-${stamp}` });
   };
@@ -154,7 +157,7 @@ export async function tenantsBench(sizes: Sizes, log: (line: string) => void, cl
     tenants.map((t) => [t, `${t === 'A' ? sizes.bigRuns : 1} × ${t === 'A' ? sizes.bigPages : sizes.smallPages}`, ...cell(governed, t), ...cell(ungoverned, t)]),
     [
       `A: median of its ${sizes.bigRuns} runs. Alone: ${sizes.smallPages} pages ${seconds(base.small.governed, 1)} governed / ${seconds(base.small.ungoverned, 1)} ungoverned; ${sizes.bigPages} pages ${seconds(base.big.governed, 1)} / ${seconds(base.big.ungoverned, 1)}.`,
-      `Governed batches come in chunks of ${sizes.chunkPages} pages; runs are batch-mode pipelines on one worker process.`,
+      `Governed batches come in chunks of ${sizes.chunkPages} pages; governor.teamConcurrency ${sizes.governedConcurrency || 'from queue-status'}; runs are batch-mode pipelines on one worker process.`,
     ],
   );
   const smallRatios = (p: Phase) => p.runs.filter((r) => r.tenant !== 'A').map((r) => r.ms / base.small[p.governed ? 'governed' : 'ungoverned']);
@@ -185,6 +188,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     lateWindowMs: intOption('late-window-s', 'TENANTS_LATE_WINDOW_S', 60) * 1000,
     concurrency: intOption('concurrency', 'TENANTS_CONCURRENCY', 8),
     chunkPages: intOption('chunk-pages', 'TENANTS_CHUNK_PAGES', 100),
+    governedConcurrency: process.argv.some((a) => a.startsWith('--governed-concurrency=')) || process.env.TENANTS_GOVERNED_CONCURRENCY ? intOption('governed-concurrency', 'TENANTS_GOVERNED_CONCURRENCY', 1) : 0,
   };
   await runBench('tenants', timeoutMs(1800), (closers, log) => tenantsBench(sizes, log, closers));
 }
