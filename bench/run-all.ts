@@ -1,4 +1,4 @@
-// `npm run bench`: the four benchmarks at their default sizes, one after another, each in its
+// `npm run bench`: the five benchmarks at their default sizes, one after another, each in its
 // own process (its own Temporal dev server, service and worker, all stopped when it ends), then
 // the pipeline comparison again at 10,000 pages (the issue's goals are at 1,000 and 10,000).
 // Sizes: each benchmark's flags/env (see its header), passed to all; with flags of your own the
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const userArgs = process.argv.slice(2);
 const BENCHES: Array<{ file: string; args: string[] }> = [
-  ...['pipeline-vs-direct.ts', 'history-10k.ts', 'service-throughput.ts', 'many-pipelines.ts'].map((file) => ({ file, args: userArgs })),
+  ...['pipeline-vs-direct.ts', 'history-10k.ts', 'service-throughput.ts', 'many-pipelines.ts', 'tenants.ts'].map((file) => ({ file, args: userArgs })),
   ...(userArgs.length === 0 ? [{ file: 'pipeline-vs-direct.ts', args: ['--pages=10000', '--runs=3', '--oss-pages=0'] }] : []),
 ];
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

@@ -25,6 +25,8 @@ export interface TrafficSnapshot {
   /** Bytes the service received (requests, wire level). */
   bytesIn: number;
   byRoute: Record<string, number>;
+  /** Answers 429 (rate limited). */
+  rateLimited: number;
 }
 
 export interface CountingService {
@@ -62,7 +64,7 @@ export function diff(after: TrafficSnapshot, before: TrafficSnapshot): TrafficSn
     const d = v - (before.byRoute[k] ?? 0);
     if (d > 0) byRoute[k] = d;
   }
-  return { requests: after.requests - before.requests, bytesOut: after.bytesOut - before.bytesOut, bytesIn: after.bytesIn - before.bytesIn, byRoute };
+  return { requests: after.requests - before.requests, bytesOut: after.bytesOut - before.bytesOut, bytesIn: after.bytesIn - before.bytesIn, byRoute, rateLimited: after.rateLimited - before.rateLimited };
 }
 
 export async function startCountingService(options: CountingServiceOptions): Promise<CountingService> {
@@ -71,10 +73,14 @@ export async function startCountingService(options: CountingServiceOptions): Pro
   const app = createServiceApp({ teams: [team], scrapeEngine: createHttpScrapeEngine({ cache: false }), logger: silentLogger });
 
   let requests = 0;
+  let rateLimited = 0;
   const byRoute = new Map<string, number>();
   const finished = new Map<string, number>();
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     requests += 1;
+    res.once('finish', () => {
+      if (res.statusCode === 429) rateLimited += 1;
+    });
     const key = routeKey(req.method ?? 'GET', req.url ?? '/');
     byRoute.set(key, (byRoute.get(key) ?? 0) + 1);
     const job = req.method === 'GET' ? STATUS_PATH.exec(req.url ?? '')?.[1] : undefined;
@@ -114,7 +120,7 @@ export async function startCountingService(options: CountingServiceOptions): Pro
         out += s.bytesWritten;
         inn += s.bytesRead;
       }
-      return { requests, bytesOut: out, bytesIn: inn, byRoute: Object.fromEntries(byRoute) };
+      return { requests, bytesOut: out, bytesIn: inn, byRoute: Object.fromEntries(byRoute), rateLimited };
     },
     firstFinishedAnswer: (jobId) => finished.get(jobId),
     async close() {

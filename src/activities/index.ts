@@ -11,6 +11,7 @@ import { createLinkActivities } from './links.js';
 import { createMonitorActivities } from './monitor.js';
 import { createRobotsActivities, RobotsBook } from './robots.js';
 import { createTenantBudgetActivities } from './tenant-budget.js';
+import { createTeamGovernorActivities } from './team-governor.js';
 
 export function createActivities(given: ActivityDeps) {
   // The worker's own requests go to public addresses only, checked after DNS and each redirect.
@@ -28,6 +29,7 @@ export function createActivities(given: ActivityDeps) {
     ...createRobotsActivities(deps, robots),
     ...createChangeActivities(deps),
     ...createTenantBudgetActivities(),
+    ...createTeamGovernorActivities(deps),
     ...createMonitorActivities(deps),
     ...collectors,
   };

@@ -7,11 +7,14 @@ import { currentScope, type ActivityScope } from './context.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
 import { IdempotencyMemory } from './idempotency.js';
+import { reportingRateLimits, type GovernedInput } from './team-governor.js';
 import type { JobKind, JobStatus, JobSummary, StartJobResult } from './types.js';
 import { sameUrl } from 'webdata-contract';
 
 export interface StartCrawlInput {
   body: CrawlRequest;
+  /** Set when the run's jobs are governed (a 429 pauses the team's governor). */
+  governed?: GovernedInput;
   /** A UUID derived deterministically in the workflow, the same on every retry. */
   idempotencyKey?: string;
 }
@@ -19,8 +22,9 @@ export interface StartCrawlInput {
 export interface StartBatchInput {
   /** A full request body, or `urlsFrom` + `options` to read the URLs from a stored link list. */
   body?: BatchScrapeRequest;
-  /** `offset`: list entries to pass over (URLs an earlier job of the stage took). */
+  /** `offset`: list entries to pass over (URLs an earlier job of the stage took, or earlier chunks of a governed batch). */
   urlsFrom?: { runId: string; list: string; limit?: number; offset?: number };
+  governed?: GovernedInput;
   options?: Omit<BatchScrapeRequest, 'urls'>;
   idempotencyKey?: string;
 }
@@ -153,7 +157,7 @@ export function createJobActivities(deps: ActivityDeps) {
           scope,
           'crawl start',
           input.idempotencyKey,
-          (key) => client.startCrawl(input.body, { idempotencyKey: key, signal: scope.signal }),
+          (key) => reportingRateLimits(deps, input.governed, () => client.startCrawl(input.body, { idempotencyKey: key, signal: scope.signal })),
           () => findStartedCrawl(deps, scope, input.body.url),
         );
         return { jobId: out.jobId, recovered: out.recovered, ...(out.idempotency ? { idempotency: out.idempotency } : {}) };
@@ -176,7 +180,7 @@ export function createJobActivities(deps: ActivityDeps) {
           scope,
           'batch scrape start',
           input.idempotencyKey,
-          (key) => client.startBatchScrape(body, { idempotencyKey: key, signal: scope.signal }),
+          (key) => reportingRateLimits(deps, input.governed, () => client.startBatchScrape(body, { idempotencyKey: key, signal: scope.signal })),
           () => findInActivity(deps, scope, 'batch_scrape', body.urls[0] ?? ''),
         );
         return {
@@ -207,10 +211,11 @@ export function createJobActivities(deps: ActivityDeps) {
     }
     const { runId, list, limit = Number.POSITIVE_INFINITY, offset = 0 } = input.urlsFrom;
     const urls: string[] = [];
-    let index = 0;
+    let passed = 0;
     for await (const link of deps.store.readLinks(runId, list)) {
+      if (passed++ < offset) continue;
       if (urls.length >= limit) break;
-      if (index++ >= offset) urls.push(link.url);
+      urls.push(link.url);
     }
     return urls;
   }

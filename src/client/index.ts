@@ -10,4 +10,5 @@ export type { ParseDocumentsInput, ParseDocumentsConfig } from '../workflows/par
 export { ParseDocumentsInputError, MAX_PARSE_FILES } from '../workflows/parse-documents-input.js';
 export { listTenantRuns, tenantQuery, type TenantRun } from './tenant-runs.js';
 export { listTenantUsage, reserveTenantCredits, setTenantBudget, settleTenantCredits, tenantUsage, type LedgerOptions, type Reservation, type TenantUsage } from './tenants.js';
+export { governorStatus, type GovernorStatus } from './team-governor.js';
 export { DEFAULT_TENANT, priorityOf, tenantSchema } from '../workflows/tenant.js';

@@ -53,3 +53,9 @@ export const support = withRunPriority(proxyActivities<Activities>({
   heartbeatTimeout: '15 seconds',
   retry: supportRetryPolicy,
 }));
+/** Waiting in the team governor's line (input.governor): as long as it takes, heartbeating, so a dead worker is noticed. */
+export const lines = withRunPriority(proxyActivities<Activities>({
+  startToCloseTimeout: '1 day',
+  heartbeatTimeout: '60 seconds',
+  retry: readRetryPolicy,
+}));

@@ -2,3 +2,4 @@
 export { webDataPipeline } from './pipeline.js';
 export { parseDocuments } from './parse-documents.js';
 export { webdataTenantLedger } from './tenant-ledger.js';
+export { webdataTeamGovernor } from './team-governor.js';

@@ -101,6 +101,19 @@ export const pipelineInputSchema = z.strictObject({
       interact: z.array(z.string()).optional(),
     }).optional(),
   }).optional(),
+  /**
+   * Share the API team fairly with every other run of the fleet (docs/tenants.md, "Many tenants"):
+   * each crawl or batch job waits for a share of the team's concurrency from the team's governor
+   * workflow and starts with maxConcurrency = that share; a batch starts in chunks of `chunkPages`.
+   */
+  governor: z.strictObject({
+    /** The team's concurrency; unset: the service's GET /v2/team/queue-status maxConcurrency. */
+    teamConcurrency: z.number().int().min(1).max(10_000).optional(),
+    /** URLs per batch job: a tenant who arrives later gets a share when a chunk ends. */
+    chunkPages: z.number().int().min(1).max(100_000).default(100),
+    /** A share its run stops renewing (its workers gone) returns to the team after this long. */
+    leaseTtlMs: z.number().int().min(5_000).max(3_600_000).default(60_000),
+  }).optional(),
   budget: z.strictObject({
     /** Credits this run may spend: at least 1, or 0 to wait (waitForRaiseMs) for a `raiseBudget`. */
     credits: z.number().int().min(0),

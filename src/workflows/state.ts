@@ -105,6 +105,8 @@ export interface PipelineState {
   robotsIgnored?: boolean;
   /** The agent stage's job while it runs (carried through continue-as-new); `maxCredits` as sent. */
   agentJob?: { jobId: string; maxCredits: number | null; creditsSeen?: number };
+  /** A governed batch's progress (input.governor): chunks done and what they stored, carried through continue-as-new. */
+  chunks?: { done: number; documents: number; failures: number; credits: number };
   /** A run of a series (input.changes): the run it compares with, then its change report. */
   changes?: { previousRunId: string | null; report?: ChangeReport };
 }

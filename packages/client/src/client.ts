@@ -1,5 +1,6 @@
 // WebDataClient: one method per v2 endpoint. Every input is validated with the shared
 // request schemas before any byte is sent; every call is exactly one HTTP attempt.
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { Dispatcher } from 'undici';
 import { WebDataApiError, validationError } from './errors.js';
@@ -149,6 +150,8 @@ export type JobStatusPage = JobStatusQuery | string;
 export class WebDataClient {
   private readonly http: HttpTransport;
   private readonly allowPrivateAddresses: boolean;
+  /** An opaque id of the API team this client speaks for: a hash of base URL and key, never the key. */
+  readonly teamId: string;
 
   constructor(options: WebDataClientOptions) {
     if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
@@ -164,6 +167,7 @@ export class WebDataClient {
       throw new WebDataApiError({ kind: 'validation', code: 'LOCAL_VALIDATION', message: 'client options: baseUrl: must be a valid http(s) URL' });
     }
     this.http = new HttpTransport(options);
+    this.teamId = createHash('sha256').update(`${base.origin}${base.pathname}\0${options.apiKey}`).digest('hex').slice(0, 24);
     this.allowPrivateAddresses = options.allowPrivateAddresses ?? privateAddressesAllowed(process.env);
   }
 

@@ -8,6 +8,8 @@ import { fitJob } from './fit-job.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { freshScrapeOptions, webhookFor } from './crawl.js';
 import { runJob } from './job.js';
+import { governorOf } from '../governed.js';
+import { runChunks } from './batch-chunks.js';
 import { robotsCheck, robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
 
@@ -53,13 +55,16 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
     : await fitJob(pipeline, 'batch: URLs', wanted, creditsPerPage(batch.scrapeOptions));
   if (fit.kind === 'skip') return { kind: 'skipped', reason: fit.reason };
   const count = fit.units;
+  const governor = governorOf(pipeline);
   // Clamped: the URLs left may join the job later, when the budget is raised (batch-append.ts).
+  // A governed batch comes in chunks, each its own job (batch-chunks.ts): nothing to append to.
   if (!state.activeJob) {
     state.batchAppend = undefined;
-    if (count < wanted && patched(BATCH_APPEND_ON_RAISE)) state.batchAppend = { wanted, taken: count, additions: 0 };
+    if (!governor && count < wanted && patched(BATCH_APPEND_ON_RAISE)) state.batchAppend = { wanted, taken: count, additions: 0 };
   }
 
   const options = { ...(freshScrapeOptions(pipeline, batch.scrapeOptions).scrapeOptions ?? {}), maxConcurrency: batch.maxConcurrency, webhook: webhookFor(pipeline) };
+  if (governor) return runChunks(pipeline, governor, options, count, fit);
   // A job resumed after continue-as-new may be an appended one: runJob takes the active job as it is.
   const first = await runJob(pipeline, {
     stage: 'batch',

@@ -7,6 +7,7 @@ import { checkLimitCut } from '../limit-cut.js';
 import { fitJob } from './fit-job.js';
 import { hostOf, type PipelineRuntime } from '../runtime.js';
 import { runJob } from './job.js';
+import { governedInput, governorOf, withTeamShare } from '../governed.js';
 import { robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
 
@@ -36,6 +37,25 @@ export async function runCrawl(pipeline: PipelineRuntime): Promise<StageOutcome>
 
   const ignoreRobots = robotsIgnoreRequested(config);
   if (ignoreRobots) crawl.ignoreRobotsTxt = true;
+  const governor = governorOf(pipeline);
+  if (governor) {
+    // A crawl is one job (it cannot come in chunks): it holds its share until it ends.
+    return withTeamShare(pipeline, governor, 'crawl', crawl.maxConcurrency, async (share) => {
+      const outcome = await crawlJob(pipeline, { ...crawl, maxConcurrency: share }, ignoreRobots, fit, governedInput(governor));
+      return { result: outcome, handedOver: outcome.kind === 'continue-as-new' };
+    });
+  }
+  return crawlJob(pipeline, crawl, ignoreRobots, fit);
+}
+
+async function crawlJob(
+  pipeline: PipelineRuntime,
+  crawl: NonNullable<PipelineRuntime['state']['config']['crawl']>,
+  ignoreRobots: boolean,
+  fit: { allowance: number; tight: boolean },
+  governed?: { teamConcurrency?: number },
+): Promise<StageOutcome> {
+  const { config } = pipeline.state;
   const body = { url: config.url, ...crawl, ...freshScrapeOptions(pipeline, crawl.scrapeOptions), webhook: webhookFor(pipeline) };
   const outcome = await runJob(pipeline, {
     stage: 'crawl',
@@ -45,7 +65,7 @@ export async function runCrawl(pipeline: PipelineRuntime): Promise<StageOutcome>
     start: async (idempotencyKey) => {
       const started = await starts.startCrawl.executeWithOptions(
         { summary: `crawl ${hostOf(config.url)} limit ${crawl.limit ?? DEFAULT_CRAWL_LIMIT}` },
-        [{ body, idempotencyKey }],
+        [{ body, idempotencyKey, ...(governed ? { governed } : {}) }],
       );
       // Accepted (a team without the feature gets 403): the team may ignore robots.txt.
       if (ignoreRobots) pipeline.state.robotsIgnored = true;

@@ -30,6 +30,8 @@ export interface JobPlan {
   /** Credits the job may use before it is cancelled. */
   allowance: number;
   tight: boolean;
+  /** The idempotency key's name in state, when a stage starts several jobs (a governed batch's chunks). */
+  keyName?: string;
 }
 
 export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<StageOutcome & { collected?: CollectResult }> {
@@ -40,7 +42,7 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
     jobId = state.activeJob.jobId; // resumed after continue-as-new
   } else {
     const attempt = state.retried.includes(plan.stage) ? 2 : 1;
-    const keyName = `${plan.stage}#${attempt}`;
+    const keyName = plan.keyName ?? `${plan.stage}#${attempt}`;
     state.idempotencyKeys[keyName] ??= uuid4();
     const started = await plan.start(state.idempotencyKeys[keyName]);
     jobId = started.jobId;

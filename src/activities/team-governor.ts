@@ -1,0 +1,110 @@
+// A job's side of its team's fleet governor (workflows/team-governor.ts): ask for a share of the
+// team's concurrency (waiting in the governor's line, heartbeating), renew it while the job runs,
+// give it back, and tell the governor about a 429 so the whole team waits, not one run.
+import { Context } from '@temporalio/activity';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { WebDataApiError } from 'webdata-client';
+import { acquireShare, pauseTeam, releaseShare, renewShare, shareGrant, type GovernorTarget } from '../client/team-governor.js';
+import type { ActivityDeps } from './deps.js';
+import { mapFailures } from './failures.js';
+
+/** A waiting job reads its answer this often (a query: no history in the governor). */
+const POLL_MS = 1_000;
+/** ...and says "still here" this often (an update), well within the governor's WAITER_TTL_MS. */
+const REASK_MS = 15_000;
+
+export interface GovernedInput {
+  /** The team's concurrency; unset: read from GET /v2/team/queue-status. */
+  teamConcurrency?: number;
+}
+
+export interface AcquireShareInput extends GovernedInput {
+  tenant: string;
+  key: string;
+  want: number;
+  ttlMs?: number;
+}
+
+export interface TeamLease {
+  key: string;
+  share: number;
+  concurrency: number;
+}
+
+export function createTeamGovernorActivities(deps: ActivityDeps) {
+  async function concurrencyOf(input: GovernedInput): Promise<number> {
+    if (input.teamConcurrency !== undefined) return input.teamConcurrency;
+    try {
+      const queue = await deps.client.getQueueStatus();
+      if (typeof queue.maxConcurrency === 'number' && queue.maxConcurrency >= 1) return queue.maxConcurrency;
+    } catch (err) {
+      if (!(err instanceof WebDataApiError && err.kind === 'not_available')) throw err;
+    }
+    throw ApplicationFailure.create({
+      message: 'governor.teamConcurrency: required: this service reports no maxConcurrency (GET /v2/team/queue-status)',
+      type: 'validation',
+      nonRetryable: true,
+    });
+  }
+
+  async function target(input: GovernedInput): Promise<GovernorTarget> {
+    const ctx = Context.current();
+    return { client: ctx.client, taskQueue: ctx.info.taskQueue, team: deps.client.teamId, concurrency: await concurrencyOf(input) };
+  }
+
+  return {
+    /** Waits in the governor's line until the job's share is granted (a retried attempt asks with the same key). */
+    async acquireTeamShare(input: AcquireShareInput): Promise<TeamLease> {
+      const ctx = Context.current();
+      const to = await mapFailures(() => target(input));
+      try {
+        let asked = 0;
+        for (;;) {
+          ctx.heartbeat();
+          const ask = Date.now() - asked >= REASK_MS;
+          // A burst of asks can meet the server's cap on updates in flight (ResourceExhausted):
+          // that ask is simply made again at the next poll.
+          const grant = await (ask ? acquireShare(to, { key: input.key, tenant: input.tenant, want: input.want, ttlMs: input.ttlMs }) : shareGrant(to, input.key)).catch((err: unknown) => {
+            // Refused by the governor's validator: asking again cannot help.
+            if (err instanceof WorkflowUpdateFailedError) throw ApplicationFailure.create({ message: `governor: ${err.cause?.message ?? err.message}`, type: 'validation', nonRetryable: true });
+            ctx.log.warn('governor: ask failed, asking again', { error: String(err) });
+            return undefined;
+          });
+          if (ask && grant) asked = Date.now();
+          if (grant?.granted) return { key: input.key, share: grant.share, concurrency: to.concurrency };
+          // Paused for a 429: no point asking before the pause ends (sleep throws when cancelled).
+          const pausedFor = grant && !grant.granted ? grant.pausedUntil - Date.now() : 0;
+          await ctx.sleep(Math.max(POLL_MS, Math.min(pausedFor, REASK_MS)));
+        }
+      } catch (err) {
+        // Cancelled (or failed) while in line: leave the line; a grant made meanwhile is given back.
+        if (ctx.cancellationSignal.aborted) await releaseShare(to, input.key);
+        throw err;
+      }
+    },
+    async renewTeamShare(input: GovernedInput & { key: string; tenant: string; share: number }): Promise<boolean> {
+      return renewShare(await mapFailures(() => target(input)), { key: input.key, tenant: input.tenant, share: input.share });
+    },
+    async releaseTeamShare(input: GovernedInput & { key: string }): Promise<void> {
+      await releaseShare(await mapFailures(() => target(input)), input.key);
+    },
+  };
+}
+
+/**
+ * Runs a governed job start: a 429 with Retry-After pauses every grant of the team until then
+ * (other runs wait in the governor's line instead of meeting the same 429), then fails as before.
+ */
+export async function reportingRateLimits<T>(deps: ActivityDeps, governed: GovernedInput | undefined, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (err) {
+    if (governed && err instanceof WebDataApiError && err.kind === 'rate_limited' && err.retryAfterMs !== undefined) {
+      const ctx = Context.current();
+      const to: GovernorTarget = { client: ctx.client, taskQueue: ctx.info.taskQueue, team: deps.client.teamId, concurrency: governed.teamConcurrency ?? 1 };
+      await pauseTeam(to, Date.now() + err.retryAfterMs).catch((e: unknown) => ctx.log.warn('governor: could not report a 429', { error: String(e) }));
+    }
+    throw err;
+  }
+}

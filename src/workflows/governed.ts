@@ -1,0 +1,76 @@
+// A run's side of its team's fleet governor (input.governor; workflows/team-governor.ts): a job
+// waits for a share of the team's concurrency, starts with maxConcurrency = its share, renews it
+// while it runs, and gives it back when it ends or its run is cancelled (a share handed over at
+// continue-as-new stays held: the next run asks with the same key and gets it back).
+import { CancellationScope, patched, sleep } from '@temporalio/workflow';
+import { lines, reads } from './activities.js';
+import type { PipelineRuntime } from './runtime.js';
+import { DEFAULT_TENANT } from './tenant.js';
+
+/** Patch id: only runs with input.governor take this path; kept explicit for their histories. */
+export const TEAM_GOVERNOR = 'team-governor';
+
+/** Asked for when the job names no maxConcurrency: the governor grants at most the fair share and what is free. */
+const WANT_ALL = 10_000;
+
+export interface Governed {
+  teamConcurrency?: number;
+  chunkPages: number;
+  leaseTtlMs: number;
+}
+
+/** The run's governor settings, or undefined when its jobs are not governed. */
+export function governorOf(pipeline: PipelineRuntime): Governed | undefined {
+  const governor = pipeline.state.config.governor;
+  if (!governor || !patched(TEAM_GOVERNOR)) return undefined;
+  return governor;
+}
+
+/** The activity input that marks a start as governed (a 429 pauses the team). */
+export function governedInput(governor: Governed): { teamConcurrency?: number } {
+  return governor.teamConcurrency !== undefined ? { teamConcurrency: governor.teamConcurrency } : {};
+}
+
+/**
+ * Runs `job` with a share of the team: `key` names the job (the same key after a retry or a
+ * continue-as-new finds the same lease). `job` returns whether its run hands the job over
+ * (continue-as-new): then the share stays held, renewed by the next run.
+ */
+export async function withTeamShare<T>(
+  pipeline: PipelineRuntime,
+  governor: Governed,
+  key: string,
+  want: number | undefined,
+  job: (share: number) => Promise<{ result: T; handedOver: boolean }>,
+): Promise<T> {
+  const tenant = pipeline.state.config.tenant ?? DEFAULT_TENANT;
+  const team = governedInput(governor);
+  const fullKey = `${pipeline.workflowId()}/${key}`;
+  const lease = await lines.acquireTeamShare.executeWithOptions(
+    { summary: `team share for ${key} (tenant ${tenant})` },
+    [{ ...team, tenant, key: fullKey, want: want ?? WANT_ALL, ttlMs: governor.leaseTtlMs }],
+  );
+  const renewal = new CancellationScope();
+  const renewing = renewal.run(async () => {
+    for (;;) {
+      await sleep(Math.floor(governor.leaseTtlMs / 3));
+      await reads.renewTeamShare.executeWithOptions({ summary: `renew team share ${key}` }, [{ ...team, key: fullKey, tenant, share: lease.share }]);
+    }
+  }).catch(() => {
+    // Cancelled at the job's end, or a renewal failed for good: then the lease expires and the
+    // governor counts it again at the next renewal of a later job; the job itself goes on.
+  });
+  let handedOver = false;
+  try {
+    const out = await job(lease.share);
+    handedOver = out.handedOver;
+    return out.result;
+  } finally {
+    renewal.cancel();
+    await CancellationScope.nonCancellable(async () => {
+      await renewing;
+      // Given back at the job's end, its failure and its run's cancellation (nonCancellable).
+      if (!handedOver) await reads.releaseTeamShare.executeWithOptions({ summary: `release team share ${key}` }, [{ ...team, key: fullKey }]);
+    });
+  }
+}

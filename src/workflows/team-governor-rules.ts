@@ -1,0 +1,208 @@
+// The fleet governor's rules (held by workflows/team-governor.ts): one API team's concurrency
+// shared fairly between the tenants whose runs start jobs on it. Pure functions over the state,
+// unit-testable outside Temporal. A lease is a share of the team's concurrency held by one job
+// (its maxConcurrency); it is renewed while the job runs and expires when its holder is gone.
+
+/** A lease not renewed for this long is reclaimed (its run's worker and retries are gone). */
+export const DEFAULT_LEASE_TTL_MS = 60_000;
+/** A waiter that stopped asking for this long is dropped (its run was cancelled or died). */
+export const WAITER_TTL_MS = 60_000;
+
+export interface Lease {
+  tenant: string;
+  share: number;
+  expiresAt: number;
+  ttlMs: number;
+}
+
+export interface Waiter {
+  tenant: string;
+  want: number;
+  ttlMs: number;
+  /** First asked: the order among a tenant's own waiters. */
+  since: number;
+  /** Last asked: a waiter not seen for WAITER_TTL_MS is dropped. */
+  seenAt: number;
+}
+
+export interface GovernorState {
+  /** The team's id: a hash of its API key (never the key). */
+  team: string;
+  concurrency: number;
+  /** Lease key (`<workflowId>/<stage>/<n>`) → lease. */
+  leases: Record<string, Lease>;
+  waiting: Record<string, Waiter>;
+  /** Tenant → when it first became active (held or waited); forgotten when it has neither. */
+  arrivals: Record<string, number>;
+  /** No grant before this time (a 429's Retry-After applies to the whole team). */
+  pausedUntil: number;
+  /** Leases reclaimed at expiry, for the query (and tests). */
+  expired: number;
+}
+
+export interface AcquireRequest {
+  key: string;
+  tenant: string;
+  /** Slots the job would use at most (its maxConcurrency). */
+  want: number;
+  /** The team's concurrency as the caller knows it (queue-status or configuration). */
+  concurrency: number;
+  ttlMs?: number;
+}
+
+export type Grant = { granted: true; key: string; share: number; expiresAt: number } | { granted: false; position: number; pausedUntil: number };
+
+export interface GovernorStatus {
+  team: string;
+  concurrency: number;
+  inUse: number;
+  pausedUntil: number;
+  expired: number;
+  tenants: Array<{ tenant: string; held: number; leases: number; waiting: number; fairShare: number }>;
+}
+
+export function newGovernor(team: string, concurrency: number): GovernorState {
+  return { team, concurrency: Math.max(1, concurrency), leases: {}, waiting: {}, arrivals: {}, pausedUntil: 0, expired: 0 };
+}
+
+function held(state: GovernorState, tenant: string): number {
+  return Object.values(state.leases).reduce((n, l) => (l.tenant === tenant ? n + l.share : n), 0);
+}
+
+export function inUse(state: GovernorState): number {
+  return Object.values(state.leases).reduce((n, l) => n + l.share, 0);
+}
+
+/** Active tenants (holding or waiting), first arrived first. */
+function activeTenants(state: GovernorState): string[] {
+  const active = new Set([...Object.values(state.leases), ...Object.values(state.waiting)].map((x) => x.tenant));
+  return [...active].sort((a, b) => (state.arrivals[a] ?? 0) - (state.arrivals[b] ?? 0) || a.localeCompare(b));
+}
+
+/**
+ * Each active tenant's fair share: the team's concurrency split equally, the remainder (and, with
+ * more tenants than slots, the single slots) to the earliest arrived.
+ */
+export function fairShares(state: GovernorState): Map<string, number> {
+  const tenants = activeTenants(state);
+  const base = Math.floor(state.concurrency / Math.max(1, tenants.length));
+  const extra = state.concurrency % Math.max(1, tenants.length);
+  return new Map(tenants.map((t, i) => [t, base + (i < extra ? 1 : 0)]));
+}
+
+/** Drops expired leases and waiters that stopped asking; forgets tenants with neither. */
+export function expire(state: GovernorState, now: number): void {
+  for (const [key, lease] of Object.entries(state.leases)) {
+    if (lease.expiresAt <= now) {
+      delete state.leases[key];
+      state.expired++;
+    }
+  }
+  for (const [key, w] of Object.entries(state.waiting)) {
+    if (now - w.seenAt > Math.max(WAITER_TTL_MS, w.ttlMs)) delete state.waiting[key];
+  }
+  const active = new Set(activeTenants(state));
+  for (const tenant of Object.keys(state.arrivals)) if (!active.has(tenant)) delete state.arrivals[tenant];
+}
+
+/** Registers (or refreshes) a request; an already granted key keeps its lease, renewed. */
+export function request(state: GovernorState, req: AcquireRequest, now: number): void {
+  state.concurrency = Math.max(1, req.concurrency);
+  const ttlMs = req.ttlMs ?? DEFAULT_LEASE_TTL_MS;
+  const lease = state.leases[req.key];
+  if (lease) {
+    lease.expiresAt = now + lease.ttlMs;
+    return;
+  }
+  state.arrivals[req.tenant] ??= now;
+  const waiter = state.waiting[req.key];
+  if (waiter) waiter.seenAt = now;
+  else state.waiting[req.key] = { tenant: req.tenant, want: Math.max(1, req.want), ttlMs, since: now, seenAt: now };
+}
+
+/**
+ * Grants what fits, fairly: tenants holding least first, each up to its fair share, and beyond it
+ * what no other waiting tenant is still owed (no slot idles while a job wants it). A tenant over
+ * its share keeps its leases until they end: jobs cannot shrink, so large work comes in chunks.
+ */
+export function grantAll(state: GovernorState, now: number): string[] {
+  expire(state, now);
+  if (now < state.pausedUntil) return [];
+  const fair = fairShares(state);
+  let free = state.concurrency - inUse(state);
+  const granted: string[] = [];
+  const owed = (tenant: string) => Math.max(0, (fair.get(tenant) ?? 0) - held(state, tenant));
+  const order = Object.entries(state.waiting).sort(([ka, a], [kb, b]) =>
+    held(state, a.tenant) - held(state, b.tenant) || (state.arrivals[a.tenant] ?? 0) - (state.arrivals[b.tenant] ?? 0) || a.since - b.since || ka.localeCompare(kb));
+  for (const [key, w] of order) {
+    if (free <= 0) break;
+    const others = new Set(Object.values(state.waiting).filter((x) => x.tenant !== w.tenant).map((x) => x.tenant));
+    const owedOthers = [...others].reduce((n, t) => n + owed(t), 0);
+    const share = Math.min(w.want, free, Math.max(owed(w.tenant), free - owedOthers));
+    if (share < 1) continue;
+    state.leases[key] = { tenant: w.tenant, share, expiresAt: now + w.ttlMs, ttlMs: w.ttlMs };
+    delete state.waiting[key];
+    free -= share;
+    granted.push(key);
+  }
+  return granted;
+}
+
+/** The answer to a request now: its lease, or its place among the waiters. */
+export function answer(state: GovernorState, key: string): Grant {
+  const lease = state.leases[key];
+  if (lease) return { granted: true, key, share: lease.share, expiresAt: lease.expiresAt };
+  const keys = Object.keys(state.waiting).sort((a, b) => state.waiting[a].since - state.waiting[b].since || a.localeCompare(b));
+  return { granted: false, position: keys.indexOf(key) + 1, pausedUntil: state.pausedUntil };
+}
+
+/** Extends a lease; a lease reclaimed meanwhile comes back (its job still runs on the service). */
+export function renew(state: GovernorState, key: string, tenant: string, share: number, now: number): boolean {
+  const lease = state.leases[key];
+  if (lease) {
+    lease.expiresAt = now + lease.ttlMs;
+    return true;
+  }
+  state.arrivals[tenant] ??= now;
+  state.leases[key] = { tenant, share, expiresAt: now + DEFAULT_LEASE_TTL_MS, ttlMs: DEFAULT_LEASE_TTL_MS };
+  delete state.waiting[key];
+  return false;
+}
+
+export function release(state: GovernorState, key: string): void {
+  delete state.leases[key];
+  delete state.waiting[key];
+}
+
+/** A 429's Retry-After: no start anywhere in the team before `until`. */
+export function pause(state: GovernorState, until: number): void {
+  state.pausedUntil = Math.max(state.pausedUntil, until);
+}
+
+/** When the governor must look again without a message: next expiry, or the pause's end. */
+export function nextWake(state: GovernorState, now: number): number | undefined {
+  const times = [
+    ...Object.values(state.leases).map((l) => l.expiresAt),
+    ...Object.values(state.waiting).map((w) => w.seenAt + Math.max(WAITER_TTL_MS, w.ttlMs) + 1),
+    ...(state.pausedUntil > now ? [state.pausedUntil] : []),
+  ];
+  return times.length ? Math.min(...times) : undefined;
+}
+
+export function status(state: GovernorState): GovernorStatus {
+  const fair = fairShares(state);
+  return {
+    team: state.team,
+    concurrency: state.concurrency,
+    inUse: inUse(state),
+    pausedUntil: state.pausedUntil,
+    expired: state.expired,
+    tenants: activeTenants(state).map((tenant) => ({
+      tenant,
+      held: held(state, tenant),
+      leases: Object.values(state.leases).filter((l) => l.tenant === tenant).length,
+      waiting: Object.values(state.waiting).filter((w) => w.tenant === tenant).length,
+      fairShare: fair.get(tenant) ?? 0,
+    })),
+  };
+}

@@ -1,0 +1,85 @@
+// The fleet governor's rules without Temporal: fair shares between tenants, the spare pass that
+// leaves no slot idle, expiry of leases and of waiters that stopped asking, the 429 pause, and
+// a renewed lease that had expired is counted again.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { answer, fairShares, grantAll, inUse, newGovernor, nextWake, pause, release, renew, request, status, WAITER_TTL_MS } from '../../src/workflows/team-governor-rules.js';
+
+const ask = (tenant: string, key: string, want = 8, ttlMs = 60_000) => ({ tenant, key, want, concurrency: 8, ttlMs });
+
+describe('team governor rules', () => {
+  test('a tenant alone gets the whole team; a second tenant gets half when the first job ends', () => {
+    const s = newGovernor('team', 8);
+    request(s, ask('a', 'a1'), 0);
+    request(s, ask('a', 'a2'), 1);
+    assert.deepEqual(grantAll(s, 2), ['a1']);
+    assert.equal(s.leases.a1.share, 8);
+    request(s, ask('b', 'b1'), 3);
+    assert.deepEqual(grantAll(s, 4), [], 'nothing is free: jobs cannot shrink');
+    assert.deepEqual(Object.fromEntries(fairShares(s)), { a: 4, b: 4 });
+    release(s, 'a1');
+    // Both tenants hold nothing: the earlier arrival first, each up to its fair share.
+    assert.deepEqual(grantAll(s, 5).sort(), ['a2', 'b1']);
+    assert.equal(s.leases.a2.share, 4);
+    assert.equal(s.leases.b1.share, 4);
+    assert.equal(inUse(s), 8);
+  });
+
+  test('the tenant holding least is served first; spare slots go to whoever still waits', () => {
+    const s = newGovernor('team', 8);
+    request(s, ask('a', 'a1', 3), 0);
+    grantAll(s, 0);
+    request(s, ask('a', 'a2', 8), 1);
+    request(s, ask('b', 'b1', 2), 2);
+    // fair: a 4, b 4. b holds 0 → b1 gets 2 (its want); a holds 3 → a2 gets its 1 and the 2 no one else is owed.
+    assert.deepEqual(grantAll(s, 3), ['b1', 'a2']);
+    assert.equal(s.leases.b1.share, 2);
+    assert.equal(s.leases.a2.share, 3);
+    assert.equal(inUse(s), 8);
+  });
+
+  test('more tenants than slots: one slot each to the earliest, the rest wait in line', () => {
+    const s = newGovernor('team', 2);
+    for (const [i, t] of ['a', 'b', 'c'].entries()) request(s, { ...ask(t, `${t}1`), concurrency: 2 }, i);
+    assert.deepEqual(grantAll(s, 3), ['a1', 'b1']);
+    assert.deepEqual(answer(s, 'c1'), { granted: false, position: 1, pausedUntil: 0 });
+    release(s, 'a1');
+    assert.deepEqual(grantAll(s, 4), ['c1']);
+  });
+
+  test('a lease not renewed expires; a waiter that stopped asking is dropped', () => {
+    const s = newGovernor('team', 8);
+    request(s, ask('a', 'a1', 8, 10_000), 0);
+    grantAll(s, 0);
+    request(s, ask('b', 'b1', 8, 10_000), 1);
+    assert.equal(nextWake(s, 1), 10_000);
+    assert.ok(renew(s, 'a1', 'a', 8, 5_000));
+    assert.deepEqual(grantAll(s, 14_000), []);
+    assert.deepEqual(grantAll(s, 15_000), ['b1'], 'a1 expired at 15 s');
+    assert.equal(s.expired, 1);
+    request(s, ask('c', 'c1'), 15_001);
+    grantAll(s, 15_001 + WAITER_TTL_MS + 1);
+    assert.equal(s.waiting.c1, undefined);
+    assert.equal(status(s).tenants.some((t) => t.tenant === 'c'), false);
+  });
+
+  test('a lease renewed after it expired is counted again (its job still runs)', () => {
+    const s = newGovernor('team', 4);
+    request(s, { ...ask('a', 'a1', 4, 10_000), concurrency: 4 }, 0);
+    grantAll(s, 0);
+    grantAll(s, 20_000);
+    assert.equal(inUse(s), 0);
+    assert.equal(renew(s, 'a1', 'a', 4, 20_001), false);
+    assert.equal(inUse(s), 4);
+  });
+
+  test('a 429 pause holds every grant until it ends', () => {
+    const s = newGovernor('team', 8);
+    pause(s, 30_000);
+    request(s, ask('a', 'a1'), 0);
+    assert.deepEqual(grantAll(s, 1), []);
+    assert.deepEqual(answer(s, 'a1'), { granted: false, position: 1, pausedUntil: 30_000 });
+    assert.equal(nextWake(s, 1), 30_000);
+    assert.deepEqual(grantAll(s, 30_000), ['a1']);
+  });
+});

@@ -1,0 +1,201 @@
+// The fleet governor on the time-skipping test server: the governor workflow itself (a lease its
+// holder stops renewing expires and goes to the next in line; a 429 pause holds grants until it
+// ends), and governed pipelines whose governor activities are the real ones (only the service is
+// stubbed): a tenant arriving while a large batch runs gets its share when the current chunk
+// ends, before the batch ends; a cancelled run gives its share back.
+import { after, before, describe, test } from 'node:test';
+import { Context } from '@temporalio/activity';
+import { WorkflowFailedError } from '@temporalio/client';
+import { CancelledFailure } from '@temporalio/common';
+import assert from 'node:assert/strict';
+import { createTeamGovernorActivities } from '../../src/activities/team-governor.js';
+import type { ActivityDeps } from '../../src/activities/deps.js';
+import { acquireShare, governorStatus, pauseTeam, releaseShare, type GovernorTarget } from '../../src/client/team-governor.js';
+import type { PipelineInput } from '../../src/workflows/input.js';
+import type { webDataPipeline } from '../../src/workflows/pipeline.js';
+import { startWorkflowTests, type WorkflowTests } from '../helpers/time-skipping.js';
+import { collected, siteStubs, summary, SITE } from './pipeline-stubs.js';
+
+let wt: WorkflowTests;
+
+before(async () => {
+  wt = await startWorkflowTests();
+});
+after(async () => {
+  await wt?.teardown();
+});
+
+function target(team: string, concurrency: number): GovernorTarget {
+  return { client: wt.env.client, taskQueue: wt.taskQueue, team, concurrency };
+}
+
+/** A promise and the function that settles it. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/** The governor activities as the worker has them, for a client of team `team`; tenants without budgets. */
+function governorActivities(team: string) {
+  return {
+    ...createTeamGovernorActivities({ client: { teamId: team } } as unknown as ActivityDeps),
+    tenantCredits: () => null,
+    reserveTenantCredits: () => ({ granted: true, left: null }),
+    settleTenantCredits: (input: { tenant: string }) => ({ tenant: input.tenant, month: '2026-11', budget: null, used: 0, held: 0, left: null }),
+  };
+}
+
+/**
+ * Waits (in real time, generously) for `reached`. Not raced with the run's result: waiting for a
+ * result lets the test server skip time, and leases would expire under the test.
+ */
+async function reached(what: string, gateOpen: { promise: Promise<void> }): Promise<void> {
+  let done = false;
+  void gateOpen.promise.then(() => (done = true));
+  await until(what, () => done);
+}
+
+function batchInput(tenant: string, governor: PipelineInput['governor']): PipelineInput {
+  return { url: SITE, mode: 'batch', tenant, governor, stages: { interact: false } };
+}
+
+async function until(what: string, ok: () => boolean | Promise<boolean>): Promise<void> {
+  // Generous: the machine is busy; each look is cheap.
+  for (let i = 0; i < 1200; i++) {
+    if (await ok()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+/**
+ * The first update-with-start of a file can outlast the test server's own deadline while the
+ * worker loads its bundle on a busy machine (UNKNOWN "Application error processing RPC"); an
+ * acquire is idempotent by key, so it is asked again, as the worker's activity retry would.
+ */
+async function firstAsk<T>(ask: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ask();
+    } catch (err) {
+      if (attempt >= 4 || !/Update-With-Start failed/.test(String((err as Error)?.message))) throw err;
+    }
+  }
+}
+
+describe('team governor workflow', () => {
+  test('a lease not renewed expires and goes to the next in line; a 429 pause holds grants until it ends', async () => {
+    const to = target('expiry', 4);
+    const first = await firstAsk(() => acquireShare(to, { key: 'w/a1', tenant: 'a', want: 4, ttlMs: 10_000 }));
+    assert.equal(first.granted && first.share, 4);
+    const second = await acquireShare(to, { key: 'w/b1', tenant: 'b', want: 4, ttlMs: 10_000 });
+    assert.equal(second.granted, false);
+    // a1's holder is gone: no renewal. The governor's own timer reclaims it.
+    await wt.env.sleep(11_000);
+    const status = await governorStatus(wt.env.client, 'expiry');
+    assert.equal(status?.expired, 1);
+    assert.deepEqual(status?.tenants.map((t) => [t.tenant, t.held]), [['b', 4]]);
+    await releaseShare(to, 'w/b1');
+
+    const now = await wt.env.currentTimeMs();
+    await pauseTeam(to, now + 30_000);
+    const paused = await acquireShare(to, { key: 'w/c1', tenant: 'c', want: 2 });
+    assert.equal(paused.granted, false);
+    assert.ok(!paused.granted && paused.pausedUntil === now + 30_000);
+    await wt.env.sleep(31_000);
+    const after = await acquireShare(to, { key: 'w/c1', tenant: 'c', want: 2 });
+    assert.equal(after.granted && after.share, 2);
+    await releaseShare(to, 'w/c1');
+  });
+});
+
+describe('governed pipelines', () => {
+  test('a tenant who arrives during a large batch starts when its current chunk ends, before the batch does; all shares come back', async () => {
+    const team = 'fair';
+    const chunkOneRunning = gate();
+    const chunkOneEnds = gate();
+    const urls: Record<string, number> = { 'gov-big': 6, 'gov-small': 2 };
+    let bigJobs = 0;
+    const stubs = siteStubs({
+      ...governorActivities(team),
+      mapToStore: (input) => ({ count: urls[input.runId], creditsUsed: 1, ref: { runId: input.runId, list: 'mapped' }, sample: [] }),
+      selectUrls: (input) => ({ count: urls[input.runId], ref: { runId: input.runId, list: input.toList }, sample: [], pathPatterns: [] }),
+      diffUrls: (input) => ({ count: urls[input.runId], ref: { store: 'fs', runId: input.runId, list: input.toList }, sample: [] }),
+      filterRobots: (input) => ({ count: urls[input.runId], skipped: 0, ref: { store: 'fs', runId: input.runId, list: input.toList } }) as never,
+      startBatchScrape: (input) => {
+        const runId = input.urlsFrom?.runId ?? '';
+        if (runId === 'gov-big') bigJobs++;
+        return { jobId: `${runId}-${input.urlsFrom?.offset ?? 0}`, recovered: false };
+      },
+      followJob: async (input) => {
+        const pages = 2;
+        if (input.jobId === 'gov-big-0') {
+          chunkOneRunning.open();
+          await chunkOneEnds.promise;
+        }
+        return { kind: 'done', summary: summary('batch', input.jobId, 'completed', pages), collected: collected('batch', input.jobId, input.runId, pages) };
+      },
+    });
+    const governor = { teamConcurrency: 4, chunkPages: 2, leaseTtlMs: 60_000 };
+    const [big, small] = await wt.with(stubs, async () => {
+      const bigRun = await wt.env.client.workflow.start<typeof webDataPipeline>('webDataPipeline', { taskQueue: wt.taskQueue, workflowId: 'gov-big', args: [batchInput('big', governor)] });
+      await reached("the big run's first chunk", chunkOneRunning);
+      const smallRun = await wt.env.client.workflow.start<typeof webDataPipeline>('webDataPipeline', { taskQueue: wt.taskQueue, workflowId: 'gov-small', args: [batchInput('small', governor)] });
+      // The small run is in line: the big run's first chunk holds the whole team.
+      await until('the small run in line', async () => (await governorStatus(wt.env.client, team))?.tenants.some((t) => t.tenant === 'small' && t.waiting === 1) === true);
+      chunkOneEnds.open();
+      return Promise.all([bigRun.result(), smallRun.result()]);
+    });
+    assert.equal(big.status, 'completed');
+    assert.equal(small.status, 'completed');
+    assert.equal(big.stages.batch?.documents, 6);
+    assert.equal(small.stages.batch?.documents, 2);
+    const starts = stubs.inputs('startBatchScrape').map((i) => [i.urlsFrom?.runId, i.urlsFrom?.offset, i.urlsFrom?.limit, i.options?.maxConcurrency]);
+    // Alone, the big run's first chunk had all 4. When it ended the small run was the only one in
+    // line (the big run asks for its next chunk after giving this one back): it got all 4, and
+    // started before the big run's second chunk.
+    assert.deepEqual(starts[0], ['gov-big', 0, 2, 4]);
+    assert.deepEqual(starts[1], ['gov-small', 0, 2, 4]);
+    assert.deepEqual(starts.slice(2).map(([runId, offset]) => [runId, offset]), [['gov-big', 2], ['gov-big', 4]]);
+    assert.equal(bigJobs, 3);
+    const status = await governorStatus(wt.env.client, team);
+    assert.equal(status?.inUse, 0);
+    assert.deepEqual(status?.tenants, []);
+  });
+
+  test('a run cancelled while its job runs gives its share back', async () => {
+    const team = 'cancel';
+    const running = gate();
+    const stubs = siteStubs({
+      ...governorActivities(team),
+      startCrawl: () => ({ jobId: 'crawl-held', recovered: false }),
+      followJob: async () => {
+        running.open();
+        // Runs until the run's cancellation reaches it (heartbeats carry it).
+        const ctx = Context.current();
+        for (;;) {
+          ctx.heartbeat();
+          await ctx.sleep(200);
+        }
+      },
+      getJobSummary: (input) => summary(input.kind, input.jobId, 'scraping'),
+    });
+    await wt.with(stubs, async () => {
+      const handle = await wt.env.client.workflow.start<typeof webDataPipeline>('webDataPipeline', {
+        taskQueue: wt.taskQueue,
+        workflowId: 'gov-cancel',
+        args: [{ url: SITE, tenant: 't', governor: { teamConcurrency: 3, chunkPages: 100, leaseTtlMs: 60_000 }, stages: { batch: false, interact: false } }],
+      });
+      await reached('the crawl running', running);
+      assert.equal((await governorStatus(wt.env.client, team))?.inUse, 3);
+      await handle.cancel();
+      const err = await handle.result().then(() => undefined, (e: unknown) => e);
+      assert.ok(err instanceof WorkflowFailedError && err.cause instanceof CancelledFailure, String(err));
+    });
+    assert.equal(stubs.inputs('startCrawl')[0]?.body.maxConcurrency, 3);
+    assert.deepEqual(stubs.inputs('cancelJob'), [{ kind: 'crawl', jobId: 'crawl-held' }]);
+    const status = await governorStatus(wt.env.client, team);
+    assert.equal(status?.inUse, 0);
+  });
+});
