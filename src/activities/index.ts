@@ -7,6 +7,7 @@ import type { ActivityDeps } from './deps.js';
 import { createEndpointActivities } from './endpoints.js';
 import { createJobActivities } from './jobs.js';
 import { createLinkActivities } from './links.js';
+import { createLostJobActivities } from './lost-job.js';
 import { createMonitorActivities } from './monitor.js';
 import { createRobotsActivities, RobotsBook } from './robots.js';
 import { createTenantBudgetActivities } from './tenant-budget.js';
@@ -23,6 +24,7 @@ export function createActivities(given: ActivityDeps) {
     ...createAgentActivities(deps),
     ...createJobActivities(deps),
     ...createLinkActivities(deps),
+    ...createLostJobActivities(deps),
     ...createRobotsActivities(deps, robots),
     ...createChangeActivities(deps),
     ...createTenantBudgetActivities(),
@@ -41,4 +43,5 @@ export { recordMonitorCheck, monitorSeriesName, monitorCheckRunId, type MonitorC
 export { toActivityFailure, mapFailures, isRetryableKind } from './failures.js';
 export * from './retry-policies.js';
 export type * from './types.js';
+export type { LostJobInventory } from './lost-job.js';
 export type { AgentJobResult, ParseActivityResult } from './agents.js';

@@ -32,9 +32,11 @@ export async function waitForJob(pipeline: PipelineRuntime, job: ActiveJob, opti
       [{ kind: job.kind, jobId: job.jobId }],
     );
     const report = pipeline.report(job.stage);
-    report.documents = summary.completed;
+    // A job recovering a lost one: the lost job's stored pages and credits stay in the figures.
+    const earlier = report.recovered;
+    report.documents = summary.completed + (earlier?.lostPages ?? 0);
     if (summary.total > 0) report.total = summary.total;
-    report.credits = Math.max(0, summary.creditsUsed);
+    report.credits = Math.max(0, summary.creditsUsed) + (earlier?.lostCredits ?? 0);
     job.creditsSeen = summary.creditsUsed >= 0 ? summary.creditsUsed : summary.completed; // -1: no billing
     pipeline.publish();
     if (TERMINAL.has(summary.status)) return { kind: 'done', summary, stoppedForBudget };

@@ -18,6 +18,7 @@ const NAMES = {
   sendChangeSummary: true, tenantCredits: true, reserveTenantCredits: true, settleTenantCredits: true,
   createMonitor: true, listMonitors: true, getMonitor: true, updateMonitor: true, deleteMonitor: true, runMonitor: true,
   listMonitorChecks: true, getMonitorCheck: true, recordMonitorCheck: true, followJob: true, collectCrawl: true, collectBatch: true,
+  lostJobInventory: true, storedCounts: true,
 } satisfies Record<ActivityName, true>;
 
 export const ACTIVITY_NAMES = Object.keys(NAMES) as ActivityName[];

@@ -5,6 +5,7 @@ import { fitJob } from './fit-job.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { freshScrapeOptions, webhookFor } from './crawl.js';
 import { runJob } from './job.js';
+import { recoveryBatch } from './recover.js';
 import { robotsCheck, robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
 
@@ -50,6 +51,7 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
     : await fitJob(pipeline, 'batch: URLs', wanted, creditsPerPage(batch.scrapeOptions));
   if (fit.kind === 'skip') return { kind: 'skipped', reason: fit.reason };
   const count = fit.units;
+  const perPage = creditsPerPage(batch.scrapeOptions);
 
   const options = { ...(freshScrapeOptions(pipeline, batch.scrapeOptions).scrapeOptions ?? {}), maxConcurrency: batch.maxConcurrency, webhook: webhookFor(pipeline) };
   return runJob(pipeline, {
@@ -57,6 +59,8 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
     kind: 'batch',
     allowance: fit.allowance,
     tight: fit.tight,
+    perPage,
+    recover: (lost) => recoveryBatch(pipeline, lost, count, perPage, options),
     start: (idempotencyKey) =>
       starts.startBatchScrape.executeWithOptions(
         { summary: `batch scrape ${count} URLs` },

@@ -6,6 +6,7 @@ import { creditsPerPage } from '../credit-guard.js';
 import { fitJob } from './fit-job.js';
 import { hostOf, type PipelineRuntime } from '../runtime.js';
 import { runJob } from './job.js';
+import { recoveryCrawl } from './recover.js';
 import { robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
 
@@ -32,6 +33,7 @@ export async function runCrawl(pipeline: PipelineRuntime): Promise<StageOutcome>
     : await fitJob(pipeline, 'crawl: limit', wanted, creditsPerPage(crawl.scrapeOptions));
   if (fit.kind === 'skip') return { kind: 'skipped', reason: fit.reason };
   if (fit.units !== wanted) crawl.limit = fit.units;
+  const perPage = creditsPerPage(crawl.scrapeOptions);
 
   const ignoreRobots = robotsIgnoreRequested(config);
   if (ignoreRobots) crawl.ignoreRobotsTxt = true;
@@ -41,6 +43,8 @@ export async function runCrawl(pipeline: PipelineRuntime): Promise<StageOutcome>
     kind: 'crawl',
     allowance: fit.allowance,
     tight: fit.tight,
+    perPage,
+    recover: (lost) => recoveryCrawl(pipeline, body, lost, perPage),
     start: async (idempotencyKey) => {
       const started = await starts.startCrawl.executeWithOptions(
         { summary: `crawl ${hostOf(config.url)} limit ${crawl.limit ?? DEFAULT_CRAWL_LIMIT}` },
