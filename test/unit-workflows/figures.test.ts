@@ -176,7 +176,7 @@ describe('figures equal the service and the store', () => {
     }]);
     // The team's month: room for the first crawl; used up (the lost job billed on) for a second.
     stubs.activities.creditSnapshot = async () => ({ remainingCredits: 1000, usedThisMonth: ledger.lost.size > 0 ? 100 : 0 });
-    const result = await run(stubs, 'figures-lost-no-budget', input({ budget: { monthlyCap: 100 } }));
+    const result = await run(stubs, 'figures-lost-no-budget', input({ budget: { credits: 1000, monthlyCap: 100 } }));
     assert.equal(result.status, 'partial');
     const crawl = result.stages.crawl;
     assert.equal(crawl?.status, 'failed');
