@@ -13,6 +13,7 @@ import type { DevStack } from '../../src/cli/dev-stack.js';
 import { startPipeline } from '../../src/client/pipeline.js';
 import { progressQuery } from '../../src/workflows/definitions.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
+import { recordHistory } from '../helpers/histories.js';
 import { startProxiedWorker, startServiceProxy, type ProxiedRequest, type ServiceProxy } from '../helpers/service-proxy.js';
 import { startStack, storedUrls } from '../helpers/stack.js';
 
@@ -89,7 +90,7 @@ async function storedCount(runId: string, jobId?: string): Promise<number> {
 }
 
 describe('a lost job', () => {
-  test('lost mid-crawl: one new crawl gets the rest, every page stored once, figures add up', { timeout: 600_000 }, async () => {
+  test('lost mid-crawl: one new crawl gets the rest, every page stored once, figures add up', { timeout: 600_000 }, async (t) => {
     const loss = loseFirstCrawl(LOST_AFTER);
     const id = `lost-${Date.now()}`;
     try {
@@ -127,12 +128,14 @@ describe('a lost job', () => {
       const [, recovery] = proxy.bodies('POST', '/v2/crawl') as Array<{ limit: number; excludePaths?: string[] }>;
       assert.equal(recovery.limit, LIMIT - LOST_AFTER + 1);
       assert.equal(recovery.excludePaths?.length, 1);
+      t.diagnostic(`stored ${urls.length} (lost job ${LOST_AFTER}, new job ${crawl?.recovered?.pages}); credits ${result.credits.spent} = new job billed ${await billed(newJob)} + lost job estimated ${estimate} (billed ${await billed(lostJob)})`);
+      await recordHistory(stack.temporal.client, id, 'lost-job-recovered');
     } finally {
       proxy.intercept = undefined;
     }
   });
 
-  test('cancelled mid-crawl: the stage figures are the store and the service', { timeout: 600_000 }, async () => {
+  test('cancelled mid-crawl: the stage figures are the store and the service', { timeout: 600_000 }, async (t) => {
     const id = `cancel-${Date.now()}`;
     const handle = await startPipeline(stack.temporal.client, crawlInput(50), { taskQueue: TASK_QUEUE, workflowId: id });
     // Cancelled once pages are stored (whether the job ended meanwhile or not, the figures hold).
@@ -153,5 +156,6 @@ describe('a lost job', () => {
     assert.equal(crawl?.credits, await billed(jobId));
     assert.equal(progress.credits.spent, await billed(jobId));
     assert.equal(progress.credits.estimated, undefined);
+    t.diagnostic(`cancelled: ${crawl?.documents} documents stored, ${progress.credits.spent} credits billed`);
   });
 });
