@@ -1,13 +1,13 @@
 // The shared life of a crawl or batch job inside a stage: start it once (idempotency key kept
 // in state), wait for it, collect its results into the store, and cancel it on cancellation.
-import { CancellationScope, isCancellation, patched, uuid4 } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, log, patched, uuid4 } from '@temporalio/workflow';
 import type { LostJobInventory } from '../../activities/lost-job.js';
 import type { CollectResult, JobKind, StartJobResult } from '../../activities/types.js';
 import { cleanup, collectors, lists, reads } from '../activities.js';
 import { spend } from '../credit-guard.js';
 import type { StageName } from '../input.js';
 import type { PipelineRuntime } from '../runtime.js';
-import { addNote, noteNotAvailable } from '../report-notes.js';
+import { addNote, failureText, noteNotAvailable } from '../report-notes.js';
 import { waitForJob } from '../wait-for-job.js';
 import { startFollower, type Follower } from './follow.js';
 import { isJobLost, LOST_JOB_RECOVERY, recoverLostJob, type RecoveryStep } from './lost-job.js';
@@ -160,7 +160,10 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
       );
     }
     if (ending && patched(FIGURES_FROM_STORE)) {
-      await CancellationScope.nonCancellable(() => settleFigures(pipeline, plan, jobId, seen, follower));
+      // The stage's own failure is what the run reports: a store that cannot count keeps the figures seen.
+      await CancellationScope.nonCancellable(() => settleFigures(pipeline, plan, jobId, seen, follower)).catch((e: unknown) => {
+        log.warn('figures of a stopped job not read', { jobId, error: failureText(e) });
+      });
     }
     throw err;
   }
