@@ -11,7 +11,7 @@ import type { webDataPipeline } from '../../src/workflows/pipeline.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import type { PipelineResult } from '../../src/workflows/state.js';
 import { startWorkflowTests, type WorkflowTests } from '../helpers/time-skipping.js';
-import { siteStubs, SITE } from './pipeline-stubs.js';
+import { siteStubs, SITE, storeRef } from './pipeline-stubs.js';
 
 let wt: WorkflowTests;
 before(async () => {
@@ -186,5 +186,54 @@ describe('figures equal the service and the store', () => {
     assert.equal(crawl?.documents, 6);
     assert.equal(result.credits.spent, 6);
     assertFigures(result, ledger);
+  });
+
+  test('a batch lost mid-way: one new batch of the URLs it did not store', async () => {
+    const ledger = new Ledger();
+    const urls = pages(0, 10);
+    let started = 0;
+    const followed = new Set<string>();
+    const stubs = siteStubs({
+      mapToStore: (i) => ({ count: 10, creditsUsed: 1, ref: { runId: i.runId, list: 'mapped' }, sample: [] }),
+      selectUrls: (i) => ({ count: 10, ref: { runId: i.runId, list: i.toList }, sample: [], pathPatterns: [] }),
+      // The stage's list, then the URLs the lost batch did not store.
+      diffUrls: (i) => ({ count: i.toList === 'missing.recovery' ? 10 - (ledger.stored.get('batch-1')?.length ?? 0) : 10, ref: storeRef(i.runId, { list: i.toList }), sample: [] }),
+      filterRobots: (i) => ({ count: 10, skipped: 0, userAgent: 'test', ref: storeRef(i.runId, { list: i.toList }), skippedRef: storeRef(i.runId, { list: 'missing.robots' }), sample: [], skippedSample: [] }),
+      startBatchScrape: () => ({ jobId: `batch-${++started}`, recovered: false }),
+      getJobSummary: (i) => {
+        if (!followed.has(i.jobId)) return { jobId: i.jobId, kind: 'batch', status: 'scraping', total: 10, completed: 0, creditsUsed: 0 };
+        if (ledger.lost.has(i.jobId)) throw notFound(i.jobId);
+        const n = ledger.stored.get(i.jobId)?.length ?? 0;
+        return { jobId: i.jobId, kind: 'batch', status: 'completed', total: n, completed: n, creditsUsed: ledger.billed.get(i.jobId) ?? 0 };
+      },
+      followJob: (i) => {
+        followed.add(i.jobId);
+        if (i.jobId === 'batch-1') {
+          ledger.bill(i.jobId, 7);
+          ledger.store(i.jobId, urls.slice(0, 4));
+          ledger.lost.add(i.jobId);
+          throw notFound(i.jobId);
+        }
+        assert.deepEqual(i.skipStoredOf, ['batch-1']);
+        ledger.bill(i.jobId, 6);
+        const n = ledger.store(i.jobId, urls.slice(4));
+        const s = { jobId: i.jobId, kind: 'batch' as const, status: 'completed' as const, total: n, completed: n, creditsUsed: 6 };
+        return { kind: 'done', summary: s, collected: { jobId: i.jobId, kind: 'batch', status: 'completed', documents: n, written: n, failures: 0, creditsUsed: 6, pages: 1, ref: { runId: i.runId, jobId: i.jobId } } };
+      },
+      lostJobInventory: (i) => ({ jobId: i.jobId, documents: ledger.stored.get(i.jobId)?.length ?? 0, failures: 0, urls: ledger.stored.get(i.jobId) ?? [], truncated: false }),
+    });
+    const result = await run(stubs as ReturnType<typeof crawlStubs>, 'figures-batch-recovered', { url: SITE, mode: 'batch', stages: { interact: false, support: false } });
+    assert.equal(result.status, 'completed', JSON.stringify(result.stages.batch));
+    const batch = result.stages.batch;
+    assert.deepEqual(batch?.recovered, { lostJob: 'batch-1', newJob: 'batch-2', pages: 6, lostPages: 4, lostCredits: 4, creditsEstimated: true });
+    const [, recovery] = stubs.inputs('startBatchScrape');
+    assert.deepEqual(recovery.urlsFrom, { runId: 'figures-batch-recovered', list: 'missing.recovery', limit: 6 });
+    assert.equal(stubs.inputs('diffUrls')[1].coveredByJobs[0], 'batch-1');
+    assert.equal(batch?.documents, ledger.documents());
+    assert.equal(result.documents, ledger.documents());
+    // Map's credit, the new batch as billed, the lost one estimated from its 4 stored pages.
+    assert.equal(result.credits.spent, 1 + 6 + 4);
+    assert.equal(batch?.credits, 6 + 4);
+    assert.match(result.credits.estimated?.[0] ?? '', /^batch: job batch-1 lost; 4 credits estimated/);
   });
 });
