@@ -1,6 +1,6 @@
 // The shared life of a crawl or batch job inside a stage: start it once (idempotency key kept
 // in state), wait for it, collect its results into the store, and cancel it on cancellation.
-import { CancellationScope, isCancellation, log, patched, uuid4 } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, log, patched, uuid4 } from '@temporalio/workflow';
 import type { LostJobInventory } from '../../activities/lost-job.js';
 import type { CollectResult, JobKind, StartJobResult } from '../../activities/types.js';
 import { cleanup, collectors, lists, reads } from '../activities.js';
@@ -138,8 +138,13 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
     return { kind: 'ok', collected };
   } catch (err) {
     if (state.activeJob?.jobId === jobId && !isCancellation(err) && isJobLost(err) && patched(LOST_JOB_RECOVERY)) {
-      // Nothing more comes from the lost job: its follower stops before the store is read.
-      await follower?.stop().catch(() => undefined);
+      // Nothing more comes from the lost job: its follower ends before the store is read. Its
+      // reads answer 404 too, so it ends by itself; cancelling it at once could cross its
+      // failure on the way to the server (which then refuses the cancel as unknown).
+      const following = follower;
+      if (following && !following.done() && !(await condition(() => following.done(), '2 minutes'))) {
+        await following.stop().catch(() => undefined);
+      }
       return recoverLostJob(pipeline, plan, jobId, err, runJob);
     }
     // The stage fails (or the run is cancelled): this job is no longer the one to resume.
