@@ -7,6 +7,7 @@
 // answer every document again, or page on their own) and hands back to one collect at the end.
 import { WebDataApiError } from 'webdata-client';
 import type { JobErrorsResponse, JobStatusResponse, ScrapeDocument } from 'webdata-contract';
+import { urlKey } from 'webdata-contract';
 import type { DocumentInput } from 'webdata-storage';
 import { refOf } from 'webdata-storage';
 import { ChangeTracker } from './changes.js';
@@ -14,6 +15,7 @@ import { currentScope } from './context.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
 import { jobSummary } from './jobs.js';
+import { storedKeys } from './lost-job.js';
 import { beatingWith, RobotsBook } from './robots.js';
 import type { CollectCursor, CollectInput, CollectResult, FollowJobInput, FollowJobResult, JobStatus } from './types.js';
 
@@ -82,6 +84,9 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
       ? new ChangeTracker(store, input.runId, input.jobId, input.changes.previousRunId, () => scope.heartbeat(cursor))
       : undefined;
     const beat = () => scope.heartbeat(cursor);
+    // Read once per call: what the lost job stored does not change any more.
+    let skipKeys: Promise<Set<string>> | undefined;
+    const storedElsewhere = () => (skipKeys ??= storedKeys(store, input.runId, input.skipStoredOf ?? [], beat));
     // A write may wait on another writer's lock (up to the store's lock timeout, longer than
     // the heartbeat timeout): heartbeat the cursor meanwhile so the wait is not taken for a dead worker.
     const storing = <R>(write: () => Promise<R>) => beatingWith(scope.heartbeat, () => cursor, write);
@@ -102,12 +107,14 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
       // skip/limit return the same items again, and a running job's next repeats the skip.
       const fresh = docs.filter((d) => !seen.has(d.url));
       for (const d of fresh) seen.add(d.url);
+      const elsewhere = input.skipStoredOf?.length ? await storedElsewhere() : undefined;
+      const unstored = elsewhere ? fresh.filter((d) => !elsewhere.has(urlKey(d.url))) : fresh;
       // Scrape and batch scrape do not read robots.txt on the service: a disallowed page is
       // kept as a failure, never stored. The failure is written first, so a retry that
       // resumes here drops the same page again (the check is cached per run and origin).
       const { keep, blocked } = input.robots
-        ? await beatingWith(scope.heartbeat, () => cursor, () => splitByRobots(input.runId, fresh, robotsBook.agentFor(input.robots?.userAgent), scope.signal))
-        : { keep: fresh, blocked: [] };
+        ? await beatingWith(scope.heartbeat, () => cursor, () => splitByRobots(input.runId, unstored, robotsBook.agentFor(input.robots?.userAgent), scope.signal))
+        : { keep: unstored, blocked: [] };
       if (blocked.length > 0) {
         await storing(() => store.appendFailures(input.runId, input.jobId, blocked.map((d) => ({ url: d.url, error: 'disallowed by robots.txt; not stored', code: 'ROBOTS_BLOCKED' }))));
         cursor.robots = (cursor.robots ?? 0) + blocked.length;

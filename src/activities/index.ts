@@ -8,6 +8,7 @@ import type { ActivityDeps } from './deps.js';
 import { createEndpointActivities } from './endpoints.js';
 import { createJobActivities } from './jobs.js';
 import { createLinkActivities } from './links.js';
+import { createLostJobActivities } from './lost-job.js';
 import { createMonitorActivities } from './monitor.js';
 import { createRobotsActivities, RobotsBook } from './robots.js';
 import { createTenantBudgetActivities } from './tenant-budget.js';
@@ -26,6 +27,7 @@ export function createActivities(given: ActivityDeps) {
     ...createJobActivities(deps),
     ...createBatchAppendActivities(deps),
     ...createLinkActivities(deps),
+    ...createLostJobActivities(deps),
     ...createRobotsActivities(deps, robots),
     ...createChangeActivities(deps),
     ...createTenantBudgetActivities(),
@@ -46,4 +48,5 @@ export { toActivityFailure, mapFailures, isRetryableKind } from './failures.js';
 export * from './retry-policies.js';
 export type * from './types.js';
 export type { AppendBatchInput, AppendBatchResult } from './batch-append.js';
+export type { LostJobInventory } from './lost-job.js';
 export type { AgentJobResult, ParseActivityResult } from './agents.js';

@@ -53,6 +53,11 @@ export interface CollectInput {
   changes?: { previousRunId: string | null };
   /** Start here when no attempt of this call heartbeated yet (handed over by a follower). */
   cursor?: CollectCursor;
+  /**
+   * Jobs of this run whose stored pages are not stored again (a job started to recover a lost
+   * one may scrape a page the lost job stored, e.g. the crawl's start page): each page once.
+   */
+  skipStoredOf?: string[];
 }
 
 /** Where a collector stands in a job's results; heartbeated, and carried in workflow state. */

@@ -1,4 +1,4 @@
-import type { PipelineResult } from '../workflows/state.js';
+import type { PipelineResult, RecoveredJob } from '../workflows/state.js';
 import { STAGES } from '../workflows/input.js';
 
 /** A human summary of a finished run. */
@@ -15,8 +15,16 @@ export function formatSummary(result: PipelineResult, extra: { workflowId: strin
     if (r.support) lines.push(`  ${''.padEnd(9)} support (${r.support.confidence}, ${r.support.applied ? 'applied' : 'not applied'}): ${r.support.answer}`);
     if (r.notAvailable?.length) lines.push(`  ${''.padEnd(9)} not available on this service: ${r.notAvailable.join(', ')}`);
     for (const note of r.notes ?? []) lines.push(`  ${''.padEnd(9)} ${note}`);
+    if (r.recovered) lines.push(`  ${''.padEnd(9)} ${recoveredLine(r.recovered)}`);
   }
   for (const event of result.credits.events) lines.push(`  budget: ${event}`);
+  for (const line of result.credits.estimated ?? []) lines.push(`  estimated: ${line}`);
   if (extra.uiUrl) lines.push(`Temporal UI: ${extra.uiUrl}/namespaces/${extra.namespace ?? 'default'}/workflows/${encodeURIComponent(extra.workflowId)}`);
   return lines.join('\n');
+}
+
+/** A lost job and the job that got what it had not stored. */
+export function recoveredLine(r: RecoveredJob): string {
+  const kept = `job ${r.lostJob} lost after ${r.lostPages} pages (~${r.lostCredits} credits, estimated)`;
+  return r.newJob ? `recovered: ${kept}; job ${r.newJob} stored ${r.pages} more` : `recovered: ${kept}; nothing was left to get`;
 }

@@ -31,6 +31,23 @@ export interface StageReport {
   notAvailable?: string[];
   /** Other facts of the stage worth a line in the report (a job started without idempotency key). */
   notes?: string[];
+  /**
+   * The stage's job was lost (the service answered 404 for it: restarted, or its results expired
+   * before they were collected) and one new job got what it had not stored. `pages`: documents
+   * the new job stored; `lostPages`/`lostCredits`: what the lost job had stored and is estimated
+   * to have cost (the service no longer answers for it, so `creditsEstimated`).
+   */
+  recovered?: RecoveredJob;
+}
+
+export interface RecoveredJob {
+  lostJob: string;
+  /** Absent while no new job was needed (the lost job had stored every page asked for). */
+  newJob?: string;
+  pages: number;
+  lostPages: number;
+  lostCredits: number;
+  creditsEstimated: true;
 }
 
 export interface CreditReport {
@@ -39,6 +56,11 @@ export interface CreditReport {
   byStage: Partial<Record<StageName, number>>;
   /** Limits clamped or stages skipped for budget, in order. */
   events: string[];
+  /**
+   * Credits in `spent` the service could not state (a lost job's): one line each, naming the
+   * stage, the job, the figure and what it is estimated from. Absent: every figure is billed.
+   */
+  estimated?: string[];
 }
 
 /** A job the pipeline is waiting on; carried through continue-as-new. */
@@ -60,6 +82,8 @@ export interface ActiveJob {
   spentBefore?: number;
   /** What earlier jobs of the stage gave (an append that fell back to a new job): added to the report. */
   earlier?: { documents: number; failures: number; credits: number };
+  /** A job recovering a lost one: the lost job's stored pages are not stored again. */
+  skipStoredOf?: string[];
 }
 
 /** A batch the budget clamped: URLs left join its job (appendToId) when the budget is raised. */

@@ -32,9 +32,11 @@ export async function waitForJob(pipeline: PipelineRuntime, job: ActiveJob, opti
       [{ kind: job.kind, jobId: job.jobId }],
     );
     const report = pipeline.report(job.stage);
-    report.documents = summary.completed + (job.earlier?.documents ?? 0);
+    // Earlier jobs of the stage (an append that fell back to a new job, a lost job recovered) stay in its figures.
+    const recovered = report.recovered;
+    report.documents = summary.completed + (job.earlier?.documents ?? 0) + (recovered?.lostPages ?? 0);
     if (summary.total > 0) report.total = summary.total + (job.earlier ? job.earlier.documents + job.earlier.failures : 0);
-    report.credits = Math.max(0, summary.creditsUsed) + (job.earlier?.credits ?? 0);
+    report.credits = Math.max(0, summary.creditsUsed) + (job.earlier?.credits ?? 0) + (recovered?.lostCredits ?? 0);
     job.creditsSeen = summary.creditsUsed >= 0 ? summary.creditsUsed : summary.completed; // -1: no billing
     pipeline.publish();
     if (TERMINAL.has(summary.status)) return { kind: 'done', summary, stoppedForBudget };

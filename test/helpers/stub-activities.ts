@@ -20,6 +20,7 @@ const NAMES = {
   listMonitorChecks: true, getMonitorCheck: true, recordMonitorCheck: true, followJob: true, collectCrawl: true, collectBatch: true,
   appendBatchScrape: true,
   acquireTeamShare: true, renewTeamShare: true, releaseTeamShare: true,
+  lostJobInventory: true, storedCounts: true,
 } satisfies Record<ActivityName, true>;
 
 export const ACTIVITY_NAMES = Object.keys(NAMES) as ActivityName[];

@@ -10,6 +10,7 @@ import { freshScrapeOptions, webhookFor } from './crawl.js';
 import { runJob } from './job.js';
 import { governorOf } from '../governed.js';
 import { runChunks } from './batch-chunks.js';
+import { recoveryBatch } from './recover.js';
 import { robotsCheck, robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
 
@@ -62,6 +63,7 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
     state.batchAppend = undefined;
     if (!governor && count < wanted && patched(BATCH_APPEND_ON_RAISE)) state.batchAppend = { wanted, taken: count, additions: 0 };
   }
+  const perPage = creditsPerPage(batch.scrapeOptions);
 
   const options = { ...(freshScrapeOptions(pipeline, batch.scrapeOptions).scrapeOptions ?? {}), maxConcurrency: batch.maxConcurrency, webhook: webhookFor(pipeline) };
   if (governor) return runChunks(pipeline, governor, options, count, fit);
@@ -71,13 +73,14 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
     kind: 'batch',
     allowance: fit.allowance,
     tight: fit.tight,
+    perPage,
+    recover: (lost) => recoveryBatch(pipeline, lost, count, perPage, options),
     start: (idempotencyKey) =>
       starts.startBatchScrape.executeWithOptions(
         { summary: `batch scrape ${count} URLs` },
         [{ urlsFrom: { runId: state.runId, list: state.lists.missing ?? 'missing', limit: count }, options, idempotencyKey }],
       ),
   });
-  const perPage = creditsPerPage(batch.scrapeOptions);
   const last = state.batchAppend ? await appendAfterRaise(pipeline, { list: state.lists.missing ?? 'missing', perPage, options }, first) : first;
   // Asked for: the URLs given to the stage's jobs (all of them unless the budget clamped).
   if (last.kind === 'ok') await checkLimitCut(pipeline, 'batch', state.batchAppend?.taken ?? count, perPage);

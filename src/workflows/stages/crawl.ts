@@ -8,6 +8,7 @@ import { fitJob } from './fit-job.js';
 import { hostOf, type PipelineRuntime } from '../runtime.js';
 import { runJob } from './job.js';
 import { governedInput, governorOf, withTeamShare } from '../governed.js';
+import { recoveryCrawl } from './recover.js';
 import { robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
 
@@ -56,12 +57,15 @@ async function crawlJob(
   governed?: { teamConcurrency?: number },
 ): Promise<StageOutcome> {
   const { config } = pipeline.state;
+  const perPage = creditsPerPage(crawl.scrapeOptions);
   const body = { url: config.url, ...crawl, ...freshScrapeOptions(pipeline, crawl.scrapeOptions), webhook: webhookFor(pipeline) };
   const outcome = await runJob(pipeline, {
     stage: 'crawl',
     kind: 'crawl',
     allowance: fit.allowance,
     tight: fit.tight,
+    perPage,
+    recover: (lost) => recoveryCrawl(pipeline, body, lost, perPage),
     start: async (idempotencyKey) => {
       const started = await starts.startCrawl.executeWithOptions(
         { summary: `crawl ${hostOf(config.url)} limit ${crawl.limit ?? DEFAULT_CRAWL_LIMIT}` },
@@ -72,7 +76,7 @@ async function crawlJob(
       return started;
     },
   });
-  if (outcome.kind === 'ok') await checkLimitCut(pipeline, 'crawl', crawl.limit ?? DEFAULT_CRAWL_LIMIT, creditsPerPage(crawl.scrapeOptions));
+  if (outcome.kind === 'ok') await checkLimitCut(pipeline, 'crawl', crawl.limit ?? DEFAULT_CRAWL_LIMIT, perPage);
   return outcome;
 }
 

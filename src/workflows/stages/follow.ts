@@ -14,6 +14,8 @@ export interface Follower {
   result: Promise<CollectResult | undefined>;
   /** Stops following (continue-as-new): the current call returns its cursor into `job.follow`. */
   stop(): Promise<void>;
+  /** The follower ended (stored everything, handed back, or failed). */
+  done(): boolean;
 }
 
 export function startFollower(job: ActiveJob, input: Omit<CollectInput, 'kind' | 'cursor'>): Follower {
@@ -36,8 +38,10 @@ export function startFollower(job: ActiveJob, input: Omit<CollectInput, 'kind' |
     }
   });
   // Its failure is seen where the result is awaited; a cancelled run awaits nothing.
-  result.catch(() => undefined);
+  let settled = false;
+  result.then(() => { settled = true; }, () => { settled = true; });
   return {
+    done: () => settled,
     ended: () => ended,
     result,
     async stop() {

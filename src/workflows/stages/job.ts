@@ -1,14 +1,16 @@
 // The shared life of a crawl or batch job inside a stage: start it once (idempotency key kept
 // in state), wait for it, collect its results into the store, and cancel it on cancellation.
-import { CancellationScope, isCancellation, patched, uuid4 } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, log, patched, uuid4 } from '@temporalio/workflow';
+import type { LostJobInventory } from '../../activities/lost-job.js';
 import type { CollectResult, JobKind, StartJobResult } from '../../activities/types.js';
-import { cleanup, collectors } from '../activities.js';
+import { cleanup, collectors, lists, reads } from '../activities.js';
 import { spend } from '../credit-guard.js';
 import type { StageName } from '../input.js';
 import type { PipelineRuntime } from '../runtime.js';
-import { addNote, noteNotAvailable } from '../report-notes.js';
+import { addNote, failureText, noteNotAvailable } from '../report-notes.js';
 import { waitForJob } from '../wait-for-job.js';
-import { startFollower } from './follow.js';
+import { startFollower, type Follower } from './follow.js';
+import { isJobLost, LOST_JOB_RECOVERY, recoverLostJob, type RecoveryStep } from './lost-job.js';
 import { robotsCheck } from './robots.js';
 import type { StageOutcome } from './types.js';
 
@@ -21,6 +23,11 @@ export const STREAMING_COLLECT = 'streaming-collect';
  * every page a second time (measured: 53.2 MiB instead of 26.6 MiB for a 10,000-page crawl).
  */
 export const FOLLOWER_DONE_AT_HANDOVER = 'follower-done-at-handover';
+/**
+ * A stage whose job failed or was cancelled reports the documents the store holds for it
+ * (before: the job's `completed` at the last status read, which lags what the follower stored).
+ */
+export const FIGURES_FROM_STORE = 'figures-from-store';
 
 export interface JobPlan {
   stage: StageName;
@@ -30,8 +37,14 @@ export interface JobPlan {
   /** Credits the job may use before it is cancelled. */
   allowance: number;
   tight: boolean;
-  /** The idempotency key's name in state, when a stage starts several jobs (a governed batch's chunks). */
+  /** Idempotency key name (default `<stage>#<attempt>`); also the job's name in `state.jobs` (a governed batch's chunks each have one). */
   keyName?: string;
+  /** Credits a page costs: a lost job's credits are estimated from its stored pages. */
+  perPage?: number;
+  /** Jobs whose stored pages the collector leaves out (a recovery job's lost job). */
+  skipStoredOf?: string[];
+  /** One new job for what a lost job did not store (see lost-job.ts); absent: the stage fails. */
+  recover?: (lost: LostJobInventory) => Promise<RecoveryStep>;
 }
 
 export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<StageOutcome & { collected?: CollectResult }> {
@@ -52,6 +65,7 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
       jobId,
       allowance: Number.isFinite(plan.allowance) ? plan.allowance : null,
       tight: plan.tight,
+      ...(plan.skipStoredOf?.length ? { skipStoredOf: plan.skipStoredOf } : {}),
     };
     state.jobs[keyName] = jobId;
     if (started.idempotency === 'unsupported') {
@@ -59,8 +73,12 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
     }
   }
   report.jobId = jobId;
+  // A lost job of this stage before this one: its pages and credits stay in the stage's figures.
+  const recovered = report.recovered;
+  if (recovered && recovered.lostJob !== jobId) recovered.newJob = jobId;
   pipeline.publish();
 
+  let follower: Follower | undefined;
   try {
     const active = state.activeJob as NonNullable<typeof state.activeJob>;
     // Documents robots.txt disallows are not stored (the service's scrape does not check).
@@ -73,18 +91,20 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
         jobId,
         ...(robots ? { robots } : {}),
         ...(state.changes ? { changes: { previousRunId: state.changes.previousRunId } } : {}),
+        ...(active.skipStoredOf ? { skipStoredOf: active.skipStoredOf } : {}),
       };
     };
     const followInput = streaming ? inputFor() : undefined;
-    const follower = followInput && !active.follow?.atEnd ? startFollower(active, followInput) : undefined;
+    follower = followInput && !active.follow?.atEnd ? startFollower(active, followInput) : undefined;
+    const following = follower;
     let waited = await waitForJob(pipeline, active, {
       allowance: () => active.allowance ?? Number.POSITIVE_INFINITY,
       tight: active.tight,
-      ...(follower ? { ended: follower.ended } : {}),
+      ...(following ? { ended: following.ended } : {}),
     });
     if (waited.kind === 'continue-as-new') {
       await follower?.stop();
-      const ended = follower?.ended();
+      const ended = following?.ended();
       if (!ended || !patched(FOLLOWER_DONE_AT_HANDOVER)) return { kind: 'continue-as-new' };
       waited = { kind: 'done', summary: ended, stoppedForBudget: waited.stoppedForBudget };
     }
@@ -97,13 +117,14 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
       : await collectors.collectBatch.executeWithOptions({ summary: `collect batch ${jobId}` }, [atEnd]));
     state.activeJob = undefined;
     const earlier = active.earlier;
-    report.documents = collected.documents + (earlier?.documents ?? 0);
+    report.documents = collected.documents + (earlier?.documents ?? 0) + (recovered?.lostPages ?? 0);
+    if (recovered) recovered.pages = collected.documents;
     report.failures = collected.failures + (earlier?.failures ?? 0);
     for (const what of collected.notAvailable ?? []) noteNotAvailable(report, what);
     report.ref = collected.ref;
     if (collected.skipped?.robots) report.skipped = { ...report.skipped, robots: (report.skipped?.robots ?? 0) + collected.skipped.robots };
     const credits = collected.creditsUsed >= 0 ? collected.creditsUsed : collected.documents; // -1: no billing
-    report.credits = credits + (earlier?.credits ?? 0);
+    report.credits = credits + (earlier?.credits ?? 0) + (recovered?.lostCredits ?? 0);
     // After an append the job's creditsUsed includes what its earlier pages were already counted for.
     spend(state.credits, plan.stage, credits - (active.spentBefore ?? 0));
     if (waited.stoppedForBudget) {
@@ -113,18 +134,30 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
     if (waited.summary.status === 'failed') {
       return { kind: 'failed', reason: waited.summary.error ?? `${plan.kind} job failed`, jobId, collected };
     }
-    if (collected.documents === 0) {
+    if (collected.documents === 0 && !recovered?.lostPages) {
       return { kind: 'failed', reason: `${plan.kind} job ${waited.summary.status} with 0 pages`, jobId, collected };
     }
     return { kind: 'ok', collected };
   } catch (err) {
+    if (state.activeJob?.jobId === jobId && !isCancellation(err) && isJobLost(err) && patched(LOST_JOB_RECOVERY)) {
+      // Nothing more comes from the lost job: its follower ends before the store is read. Its
+      // reads answer 404 too, so it ends by itself; cancelling it at once could cross its
+      // failure on the way to the server (which then refuses the cancel as unknown).
+      const following = follower;
+      if (following && !following.done() && !(await condition(() => following.done(), '2 minutes'))) {
+        await following.stop().catch(() => undefined);
+      }
+      return recoverLostJob(pipeline, plan, jobId, err, runJob);
+    }
     // The stage fails (or the run is cancelled): this job is no longer the one to resume.
-    if (state.activeJob?.jobId === jobId) {
+    const ending = state.activeJob?.jobId === jobId ? state.activeJob : undefined;
+    let seen = 0;
+    if (ending) {
       // What the job spent counts in the run's total, also when the stage fails (e.g. its
       // collection): the service charged it.
-      const seen = state.activeJob.creditsSeen ?? 0;
-      report.credits = seen + (state.activeJob.earlier?.credits ?? 0);
-      spend(state.credits, plan.stage, seen - (state.activeJob.spentBefore ?? 0));
+      seen = ending.creditsSeen ?? 0;
+      report.credits = seen + (ending.earlier?.credits ?? 0) + (recovered?.lostCredits ?? 0);
+      spend(state.credits, plan.stage, seen - (ending.spentBefore ?? 0));
       state.activeJob = undefined;
     }
     if (isCancellation(err)) {
@@ -133,6 +166,41 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
         cleanup.cancelJob.executeWithOptions({ summary: `cancel ${plan.kind} ${jobId}: run cancelled` }, [{ kind: plan.kind, jobId }]),
       );
     }
+    if (ending && patched(FIGURES_FROM_STORE)) {
+      // The stage's own failure is what the run reports: a store that cannot count keeps the figures seen.
+      await CancellationScope.nonCancellable(() => settleFigures(pipeline, plan, jobId, seen, follower, ending.earlier)).catch((e: unknown) => {
+        log.warn('figures of a stopped job not read', { jobId, error: failureText(e) });
+      });
+    }
     throw err;
   }
+}
+
+/**
+ * A failed or cancelled job's figures from their sources: the documents the store holds for it
+ * (the last status read lags what the follower stored) and the service's own creditsUsed once
+ * it stopped (the last read lags what it billed). A job the service no longer answers for keeps
+ * the last figure seen.
+ */
+async function settleFigures(
+  pipeline: PipelineRuntime, plan: JobPlan, jobId: string, seen: number, follower: Follower | undefined,
+  earlierJobs?: { documents: number; failures: number },
+): Promise<void> {
+  const { state } = pipeline;
+  const report = pipeline.report(plan.stage);
+  const earlier = report.recovered;
+  await follower?.stop().catch(() => undefined);
+  const stored = await lists.storedCounts.executeWithOptions({ summary: `documents ${plan.kind} ${jobId} stored` }, [{ runId: state.runId, jobId }]);
+  report.documents = stored.documents + (earlier?.lostPages ?? 0) + (earlierJobs?.documents ?? 0);
+  report.failures = stored.failures + (earlierJobs?.failures ?? 0);
+  if (earlier && earlier.lostJob !== jobId) earlier.pages = stored.documents;
+  const last = await reads.getJobSummary
+    .executeWithOptions({ summary: `credits ${plan.kind} ${jobId} used` }, [{ kind: plan.kind, jobId }])
+    .catch(() => undefined);
+  const billed = last && last.creditsUsed >= 0 ? last.creditsUsed : seen;
+  if (billed > seen) {
+    spend(state.credits, plan.stage, billed - seen);
+    report.credits += billed - seen;
+  }
+  pipeline.publish();
 }
