@@ -109,8 +109,10 @@ export function inputCases(): InputCase[] {
     http: (value) => ({ method: 'GET', path, query: value as Record<string, unknown> }),
   });
   const id = (name: string, what: string, method: RawRequest['method'], path: (id: string) => string, call: (c: WebDataClient, v: Any) => Promise<unknown>, httpBody?: unknown): InputCase => ({
-    // GET /v2/crawl/active is an endpoint of its own, not a crawl id.
-    name, what, location: 'path', arbitrary: idArbitrary().filter((i) => !(name === 'getCrawlStatus id' && i.value === 'active')), call,
+    // GET /v2/crawl/active is an endpoint of its own, not a crawl id; GET /v2/monitor/ and
+    // /v2/monitor/. (the URL resolves the dot) are the monitor list.
+    name, what, location: 'path', call,
+    arbitrary: idArbitrary().filter((i) => !(name === 'getCrawlStatus id' && pathId(i.value) === 'active') && !(name === 'getMonitor id' && ['', '.'].includes(pathId(i.value)))),
     http: (value) => ({ method, path: path(pathId(value)), ...(httpBody !== undefined ? { body: httpBody } : {}) }),
   });
   const key = (name: string, what: string, path: string, validBody: Record<string, unknown>, call: (c: WebDataClient, v: Any) => Promise<unknown>): InputCase => ({
