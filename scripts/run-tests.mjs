@@ -2,9 +2,9 @@
 // Runs the test files under test/ and service/test/ with Node's test runner (TypeScript via tsx).
 //   node scripts/run-tests.mjs [group...]   only folders named like the groups
 //   node scripts/run-tests.mjs --unit       the fast set (npm run test:unit; see test-files.mjs)
-// Without groups: every folder except the opt-in ones. Files run TEST_CONCURRENCY at a time
-// (default 2): each file is its own process with its own servers on free ports, and most of a
-// file's time is spent waiting on those servers, not on the CPU.
+// Without groups: every folder except the opt-in ones. Files run TEST_CONCURRENCY at a time:
+// each file is its own process with its own servers on free ports. Default 2 for --unit (shown
+// green under stress-ng --cpu 2), 1 otherwise (the full-stack files are not yet shown so).
 import { spawnSync } from 'node:child_process';
 import { longestFirst, selectTestFiles } from './test-files.mjs';
 
@@ -18,7 +18,7 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+const concurrency = process.env.TEST_CONCURRENCY ?? (unit ? '2' : '1');
 if (!/^[1-9]\d*$/.test(concurrency)) {
   console.error(`TEST_CONCURRENCY: must be a whole number of at least 1, got "${concurrency}"`);
   process.exit(2);

@@ -2,22 +2,19 @@
 // from Maven Central, cached by scripts/ensure-test-server.sh), one per test file, with the
 // package's workflows bundled once per file and activities replaced by recording stubs.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import proto from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
-import { bundleWorkflowCode, Worker, type WorkflowBundlePath } from '@temporalio/worker';
+import { Worker, type WorkflowBundlePath } from '@temporalio/worker';
 import { SEARCH_ATTRIBUTES } from '../../src/search-attributes.js';
-import { WORKFLOWS_PATH } from '../../src/worker/worker.js';
 import { ACTIVITY_NAMES, type Stubs } from './stub-activities.js';
 import { quietTemporalLogs } from './temporal.js';
+import { cachedWorkflowBundle } from './workflow-bundle.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENSURE_SCRIPT = join(ROOT, 'scripts/ensure-test-server.sh');
-const BUNDLE_CACHE = join(ROOT, 'node_modules/.cache/webdata-unit-workflows');
 
 /** sdk-core gives the server 5 s to answer and gives up; a loaded machine can need a second try. */
 const START_ATTEMPTS = 4;
@@ -51,41 +48,9 @@ async function registerSearchAttributes(env: TestWorkflowEnvironment): Promise<v
   });
 }
 
-let bundle: Promise<WorkflowBundlePath> | undefined;
-
-/** Sources a bundle is made of: the workflows, what they import from src/, the contract. */
-const BUNDLE_INPUTS = ['src', 'packages/contract/src', 'package-lock.json'].map((p) => join(ROOT, p));
-
-function filesUnder(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((name) => filesUnder(join(path, name)));
-}
-
-/**
- * The package's workflows (src/workflows/index.ts) bundled from the sources (no build needed),
- * kept on disk by a hash of those sources: webpack takes 10-25 s on a busy 2-core machine, and
- * every test file is its own process.
- */
-export function workflowBundle(): Promise<WorkflowBundlePath> {
-  bundle ??= (async (): Promise<WorkflowBundlePath> => {
-    const hash = createHash('sha256');
-    for (const file of BUNDLE_INPUTS.flatMap(filesUnder)) hash.update(file).update(readFileSync(file));
-    const cached = join(BUNDLE_CACHE, `workflows-${hash.digest('hex').slice(0, 16)}.js`);
-    if (existsSync(cached)) return { codePath: cached };
-    const { code } = await bundleWorkflowCode({
-      workflowsPath: WORKFLOWS_PATH,
-      // Workspace packages resolve to their TypeScript sources, as they do for the tests.
-      webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['webdata-source', '...'] } }),
-      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message, meta) => console.error(message, meta ?? ''), log() {} },
-    });
-    mkdirSync(BUNDLE_CACHE, { recursive: true });
-    // Written whole, then renamed: a file running beside this one never reads half a bundle.
-    const partial = `${cached}.${process.pid}.partial`;
-    writeFileSync(partial, code);
-    renameSync(partial, cached);
-    return { codePath: cached };
-  })();
-  return bundle as Promise<WorkflowBundlePath>;
+/** The package's workflows, bundled once and kept on disk (helpers/workflow-bundle.ts). */
+export async function workflowBundle(): Promise<WorkflowBundlePath> {
+  return { codePath: await cachedWorkflowBundle() };
 }
 
 export interface WorkflowTests {
