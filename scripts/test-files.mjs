@@ -48,15 +48,18 @@ export function selectTestFiles(groups, { unit = false } = {}) {
 // depends on it, so a stale or missing entry costs time, never a result.
 const DURATIONS = 'scripts/test-durations.json';
 
+/** What a file not in the table counts as: a full-stack file of middling length. */
+const UNKNOWN_SECONDS = 60;
+
 /**
  * Longest first, so that with several files at a time the last ones to start are short and the
- * run does not end waiting on one long file. Unknown (new) files count as long.
+ * run does not end waiting on one long file.
  */
 export function longestFirst(files) {
   let known = {};
   if (existsSync(DURATIONS)) {
     try { known = JSON.parse(readFileSync(DURATIONS, 'utf8')); } catch { known = {}; }
   }
-  const weight = (f) => known[f] ?? Number.POSITIVE_INFINITY;
+  const weight = (f) => known[f] ?? UNKNOWN_SECONDS;
   return [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
 }
