@@ -61,7 +61,7 @@ async function heldUntilCancelled<T>(started: () => void, value: T): Promise<T> 
 async function asleepAfter(handle: WorkflowHandle, activity: string): Promise<void> {
   const until = Date.now() + DEADLINE_MS;
   for (;;) {
-    const { events = [] } = await handle.fetchHistory();
+    const events = (await handle.fetchHistory()).events ?? [];
     const names = new Map<string, string>();
     let completedAt = -1;
     let timerAt = -1;
