@@ -1,43 +1,28 @@
 #!/usr/bin/env node
 // Runs the test files under test/ and service/test/ with Node's test runner (TypeScript via tsx).
-// `node scripts/run-tests.mjs [group...]` limits the run to folders named like the groups.
-// Without groups: every folder except the opt-in ones below.
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+//   node scripts/run-tests.mjs [group...]   only folders named like the groups
+//   node scripts/run-tests.mjs --unit       the fast set (npm run test:unit; see test-files.mjs)
+// Without groups: every folder except the opt-in ones. Files run TEST_CONCURRENCY at a time:
+// each file is its own process with its own servers on free ports. Default 2 for --unit (shown
+// green under stress-ng --cpu 2), 1 otherwise (the full-stack files are not yet shown so).
 import { spawnSync } from 'node:child_process';
+import { longestFirst, selectTestFiles } from './test-files.mjs';
 
-const roots = ['test', 'packages/service/test'];
-const groups = process.argv.slice(2);
-
-function walk(dir) {
-  let out = [];
-  for (const name of readdirSync(dir)) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) out = out.concat(walk(full));
-    else if (name.endsWith('.test.ts')) out.push(full);
-  }
-  return out;
-}
-
-// Groups that run only when named (`node scripts/run-tests.mjs scale`), never by default:
-// test/scale starts a real Temporal server on PostgreSQL (scripts/temporal-server.sh).
-const optIn = ['scale'];
-
-const files = roots
-  .flatMap((r) => { try { return walk(r); } catch { return []; } })
-  .filter((f) => {
-    const parts = relative('.', f).split('/');
-    if (groups.length === 0) return !optIn.some((g) => parts.includes(g));
-    return groups.some((g) => parts.includes(g));
-  })
-  .sort();
+const args = process.argv.slice(2);
+const unit = args.includes('--unit');
+const groups = args.filter((a) => a !== '--unit');
+const files = longestFirst(selectTestFiles(groups, { unit }));
 
 if (files.length === 0) {
   console.error(`no test files found for ${groups.join(', ') || 'all groups'}`);
   process.exit(1);
 }
 
-const concurrency = process.env.TEST_CONCURRENCY ?? '1';
+const concurrency = process.env.TEST_CONCURRENCY ?? (unit ? '2' : '1');
+if (!/^[1-9]\d*$/.test(concurrency)) {
+  console.error(`TEST_CONCURRENCY: must be a whole number of at least 1, got "${concurrency}"`);
+  process.exit(2);
+}
 const result = spawnSync(
   process.execPath,
   ['--conditions=webdata-source', '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],

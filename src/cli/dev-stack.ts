@@ -39,6 +39,8 @@ export interface DevStackOptions {
   serviceOptions?: Record<string, unknown>;
   /** Start no worker (tests that run their own). */
   worker?: boolean;
+  /** A prebuilt workflow bundle for the worker (see worker/bundle.ts); default: bundled at start. */
+  workflowBundlePath?: string;
   /** Signs series runs' change summary webhooks (the worker's WEBDATA_CHANGES_WEBHOOK_SECRET). */
   changesWebhookSecret?: string;
   /** Extra args for `temporal server start-dev` (e.g. dynamic config). */
@@ -158,7 +160,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     const taskQueue = options.taskQueue ?? 'webdata';
     let worker: Worker | undefined;
     if (options.worker !== false) {
-      worker = await createWebDataWorker({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, client: api, store, changesWebhookSecret: options.changesWebhookSecret, allowPrivateAddresses: true });
+      worker = await createWebDataWorker({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, client: api, store, changesWebhookSecret: options.changesWebhookSecret, allowPrivateAddresses: true, workflowBundlePath: options.workflowBundlePath });
       const running = worker.run();
       closers.push(async () => {
         if (worker && worker.getState() === 'RUNNING') worker.shutdown();

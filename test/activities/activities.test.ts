@@ -84,9 +84,19 @@ describe('failure mapping', () => {
     });
   }
 
+  // The 429 cases use a client that does not hold their route after a Retry-After (the client's
+  // own tests cover the hold): holding, every later call of the file would wait out up to 30 s.
+  let unheldClient: WebDataClient;
+  let unheld: ReturnType<typeof createActivities>;
+  before(() => {
+    unheldClient = new WebDataClient({ apiKey: API_KEY, baseUrl: server.base, holdOnRetryAfter: false });
+    unheld = createActivities({ client: unheldClient, store, heartbeatEveryMs: 50 });
+  });
+  after(() => unheldClient.close());
+
   test('429 with a Retry-After header → nextRetryDelay', async () => {
     server.handler = () => ({ status: 429, headers: { 'retry-after': '7' }, body: { success: false, error: 'Rate limit exceeded' } });
-    const f = await failureOf(call(env(), acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+    const f = await failureOf(call(env(), unheld.getJobSummary, { kind: 'crawl', jobId: JOB }));
     assert.equal(f.type, 'rate_limited');
     assert.equal(f.nonRetryable, false);
     assert.equal(f.nextRetryDelay, 7000);
@@ -96,20 +106,20 @@ describe('failure mapping', () => {
     server.handler = () => ({ status: 429, headers: { 'retry-after': '1' }, body: { success: false, error: 'Rate limit exceeded' } });
     const retryPolicy = { initialInterval: 2000, backoffCoefficient: 2, maximumInterval: 60_000 };
     // Attempt 6: 2 s × 2^5 = 64 s, capped at 60 s, plus up to 20% jitter.
-    const late = await failureOf(call(env({ attempt: 6, retryPolicy }), acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+    const late = await failureOf(call(env({ attempt: 6, retryPolicy }), unheld.getJobSummary, { kind: 'crawl', jobId: JOB }));
     assert.ok(late.nextRetryDelay !== undefined && Number(late.nextRetryDelay) >= 60_000 && Number(late.nextRetryDelay) <= 72_000, `nextRetryDelay ${String(late.nextRetryDelay)}`);
     // Attempt 1: 2-2.4 s of backoff, longer than the 1 s asked.
-    const first = await failureOf(call(env({ attempt: 1, retryPolicy }), acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+    const first = await failureOf(call(env({ attempt: 1, retryPolicy }), unheld.getJobSummary, { kind: 'crawl', jobId: JOB }));
     assert.ok(Number(first.nextRetryDelay) >= 2000 && Number(first.nextRetryDelay) <= 2400, `nextRetryDelay ${String(first.nextRetryDelay)}`);
     // A Retry-After longer than the backoff wins.
     server.handler = () => ({ status: 429, headers: { 'retry-after': '30' }, body: { success: false, error: 'Rate limit exceeded' } });
-    const asked = await failureOf(call(env({ attempt: 1, retryPolicy }), acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+    const asked = await failureOf(call(env({ attempt: 1, retryPolicy }), unheld.getJobSummary, { kind: 'crawl', jobId: JOB }));
     assert.equal(asked.nextRetryDelay, 30_000);
   });
 
   test('429 with only "retry after Ns" in the message → nextRetryDelay', async () => {
     server.handler = () => ({ status: 429, body: { success: false, error: 'Rate limit exceeded for crawl: retry after 25s, resets at 2026-01-01T00:00:00Z' } });
-    const f = await failureOf(call(env(), acts.getJobSummary, { kind: 'crawl', jobId: JOB }));
+    const f = await failureOf(call(env(), unheld.getJobSummary, { kind: 'crawl', jobId: JOB }));
     assert.equal(f.nextRetryDelay, 25000);
   });
 

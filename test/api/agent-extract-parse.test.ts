@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_PARSE_FILE_BYTES, WebDataApiError, WebDataClient } from '../../packages/client/src/index.js';
-import { FakeServer, type FakeResponse } from './fake-server.js';
+import { FakeServer, withOwnServer, type FakeResponse } from './fake-server.js';
 
 const API_KEY = 'fc-secret-key-0123456789abcdef';
 const ID = '01890f3c-7b1a-7cc2-9d3e-4f5a6b7c8d9e';
@@ -182,11 +182,18 @@ describe('error kinds: each method, one attempt per call', () => {
     // A service without a model stays so until its operator sets one: retrying cannot help.
     { label: '503 AI_NOT_CONFIGURED', response: { status: 503, body: { success: false, error: 'AI not configured', code: 'AI_NOT_CONFIGURED' } }, kind: 'server', retryable: false },
   ];
+  // Without holding after a Retry-After (test/api/retry-after.test.ts covers the hold): here the
+  // 429 case would make the next case of each method wait out its 7 s.
+  let unheld: WebDataClient;
+  before(() => {
+    unheld = new WebDataClient({ apiKey: API_KEY, baseUrl: server.base, timeoutMs: 5_000, holdOnRetryAfter: false });
+  });
+  after(() => unheld.close());
   for (const m of methods) {
     test(m.name, async () => {
       for (const c of cases) {
         server.reset(() => c.response);
-        const err = await rejects(m.call(client));
+        const err = await rejects(m.call(unheld));
         assert.equal(err.kind, c.kind, `${m.name} ${c.label}`);
         assert.equal(err.retryable, c.retryable, `${m.name} ${c.label} retryable`);
         if (c.retryAfterMs !== undefined) assert.equal(err.retryAfterMs, c.retryAfterMs);
@@ -213,19 +220,31 @@ describe('error kinds: each method, one attempt per call', () => {
     } finally {
       await dead.close();
     }
-    server.reset(() => ({ status: 200, body: { success: true, id: ID }, delayMs: 2_000 }));
-    const ac = new AbortController();
-    const pending = client.startExtract({ urls: [URL1], prompt: 'p' }, { signal: ac.signal });
-    setTimeout(() => ac.abort(), 50);
-    const err = await rejects(pending);
-    assert.equal(err.code, 'ABORTED');
+    await withOwnServer(() => ({ status: 200, body: { success: true, id: ID }, delayMs: 2_000 }), async (own) => {
+      const c = new WebDataClient({ apiKey: API_KEY, baseUrl: own.base, timeoutMs: 5_000 });
+      try {
+        const ac = new AbortController();
+        const pending = c.startExtract({ urls: [URL1], prompt: 'p' }, { signal: ac.signal });
+        setTimeout(() => ac.abort(), 50);
+        const err = await rejects(pending);
+        assert.equal(err.code, 'ABORTED');
+      } finally {
+        await c.close();
+      }
+    });
   });
 
   test('a slow answer is a client timeout', async () => {
-    server.reset(() => ({ status: 200, body: { success: true }, delayMs: 1_000 }));
-    const err = await rejects(client.getTokenUsage({ timeoutMs: 100 }));
-    assert.equal(err.kind, 'timeout');
-    assert.equal(err.retryable, true);
+    await withOwnServer(() => ({ status: 200, body: { success: true }, delayMs: 1_000 }), async (own) => {
+      const c = new WebDataClient({ apiKey: API_KEY, baseUrl: own.base, timeoutMs: 5_000 });
+      try {
+        const err = await rejects(c.getTokenUsage({ timeoutMs: 100 }));
+        assert.equal(err.kind, 'timeout');
+        assert.equal(err.retryable, true);
+      } finally {
+        await c.close();
+      }
+    });
   });
 });
 

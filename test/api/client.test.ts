@@ -1,7 +1,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WebDataApiError, WebDataClient, type JobStatusResponse } from '../../packages/client/src/index.js';
-import { FakeServer, type RecordedRequest } from './fake-server.js';
+import { FakeServer, withOwnServer, type RecordedRequest } from './fake-server.js';
 
 const API_KEY = 'fc-secret-key-0123456789abcdef';
 const ID = '01890f3c-7b1a-7cc2-9d3e-4f5a6b7c8d9e';
@@ -484,18 +484,30 @@ describe('network, timeout and abort', () => {
   });
 
   test('timeoutMs elapsed is timeout and retryable', async () => {
-    server.reset(() => ({ delayMs: 500, body: { success: true } }));
-    const err = await rejects(client.getCreditUsage({ timeoutMs: 50 }));
+    const err = await withOwnServer(() => ({ delayMs: 500, body: { success: true } }), async (own) => {
+      const c = new WebDataClient({ apiKey: API_KEY, baseUrl: own.base, timeoutMs: 5_000, holdOnRetryAfter: false });
+      try {
+        return await rejects(c.getCreditUsage({ timeoutMs: 50 }));
+      } finally {
+        await c.close();
+      }
+    });
     assert.equal(err.kind, 'timeout');
     assert.equal(err.code, 'CLIENT_TIMEOUT');
     assert.equal(err.retryable, true);
   });
 
   test('a caller abort is network, code ABORTED, not retryable', async () => {
-    server.reset(() => ({ delayMs: 500, body: { success: true } }));
-    const ac = new AbortController();
-    setTimeout(() => ac.abort(), 30);
-    const err = await rejects(client.getCreditUsage({ signal: ac.signal }));
+    const err = await withOwnServer(() => ({ delayMs: 500, body: { success: true } }), async (own) => {
+      const c = new WebDataClient({ apiKey: API_KEY, baseUrl: own.base, timeoutMs: 5_000, holdOnRetryAfter: false });
+      try {
+        const ac = new AbortController();
+        setTimeout(() => ac.abort(), 30);
+        return await rejects(c.getCreditUsage({ signal: ac.signal }));
+      } finally {
+        await c.close();
+      }
+    });
     assert.equal(err.kind, 'network');
     assert.equal(err.code, 'ABORTED');
     assert.equal(err.retryable, false);

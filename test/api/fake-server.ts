@@ -85,3 +85,18 @@ export class FakeServer {
     await new Promise<void>((resolve) => s.close(() => resolve()));
   }
 }
+
+/**
+ * A server of its own for one test whose client gives up on a request (timeout, abort): that
+ * request can still reach its server later, on a loaded machine after the next test has begun,
+ * and must not count among the next test's requests on the shared server.
+ */
+export async function withOwnServer<T>(handler: Handler, fn: (server: FakeServer) => Promise<T>): Promise<T> {
+  const own = await new FakeServer().start();
+  own.reset(handler);
+  try {
+    return await fn(own);
+  } finally {
+    await own.stop();
+  }
+}

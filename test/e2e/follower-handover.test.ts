@@ -14,6 +14,7 @@ import { startPipeline } from '../../src/client/pipeline.js';
 import { createWebDataWorker } from '../../src/worker.js';
 import { refOf } from '../../packages/storage/src/index.js';
 import { startStack } from '../helpers/stack.js';
+import { pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
 
 let stack: DevStack;
 let connection: NativeConnection;
@@ -33,6 +34,7 @@ before(async () => {
     taskQueue: stack.taskQueue,
     client: stack.api,
     store: stack.store,
+    workflowBundlePath: await pipelineWorkflowBundle(),
     overrides: {
       activities: {
         ...real,

@@ -14,6 +14,7 @@ import { getProgress, startPipeline } from '../../src/client/pipeline.js';
 import { createWebDataWorker } from '../../src/worker.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import { startStack, storedUrls } from '../helpers/stack.js';
+import { pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
 
 const PAGES = 8;
 const BIN = 'bin/webdata.js';
@@ -65,7 +66,7 @@ let siteUrl: string;
 let connection: NativeConnection;
 
 async function startWorker(): Promise<{ worker: Worker; done: Promise<void> }> {
-  const worker = await createWebDataWorker({ connection, namespace: stack.temporal.namespace, taskQueue: stack.taskQueue, client: stack.api, store: stack.store });
+  const worker = await createWebDataWorker({ connection, namespace: stack.temporal.namespace, taskQueue: stack.taskQueue, client: stack.api, store: stack.store, workflowBundlePath: await pipelineWorkflowBundle() });
   return { worker, done: worker.run() };
 }
 

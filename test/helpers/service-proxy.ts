@@ -8,6 +8,7 @@ import type { Worker } from '@temporalio/worker';
 import { WebDataClient } from '../../packages/client/src/index.js';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import { createWebDataWorker } from '../../src/worker/worker.js';
+import { pipelineWorkflowBundle } from './workflow-bundle.js';
 
 export interface ProxiedRequest {
   method: string;
@@ -85,6 +86,7 @@ export async function startProxiedWorker(stack: DevStack, proxy: ServiceProxy, t
     taskQueue,
     client,
     store: stack.store,
+    workflowBundlePath: await pipelineWorkflowBundle(),
   });
   const running = worker.run();
   return {

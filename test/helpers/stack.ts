@@ -6,10 +6,12 @@ import { startPipeline } from '../../src/client/pipeline.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import type { PipelineResult } from '../../src/workflows/state.js';
 import { quietTemporalLogs } from './temporal.js';
+import { pipelineWorkflowBundle } from './workflow-bundle.js';
 
 export async function startStack(options: DevStackOptions = {}): Promise<DevStack> {
   quietTemporalLogs();
-  return startDevStack({ ui: false, sitePages: 60, ...options });
+  // Workers of test files start from one bundle kept on disk instead of running webpack each.
+  return startDevStack({ ui: false, sitePages: 60, workflowBundlePath: await pipelineWorkflowBundle(), ...options });
 }
 
 let counter = 0;

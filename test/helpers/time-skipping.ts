@@ -1,43 +1,108 @@
 // The fast workflow tests' environment: Temporal's time-skipping test server (the Java build
 // from Maven Central, cached by scripts/ensure-test-server.sh), one per test file, with the
-// package's workflows bundled once per file and activities replaced by recording stubs.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+// package's workflows bundled once and kept on disk, and activities replaced by recording stubs.
+import { execFileSync, spawn } from 'node:child_process';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import proto from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
-import { bundleWorkflowCode, Worker, type WorkflowBundlePath } from '@temporalio/worker';
+import { Worker, type WorkflowBundlePath } from '@temporalio/worker';
 import { SEARCH_ATTRIBUTES } from '../../src/search-attributes.js';
-import { WORKFLOWS_PATH } from '../../src/worker/worker.js';
 import { ACTIVITY_NAMES, type Stubs } from './stub-activities.js';
 import { quietTemporalLogs } from './temporal.js';
+import { cachedWorkflowBundle } from './workflow-bundle.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENSURE_SCRIPT = join(ROOT, 'scripts/ensure-test-server.sh');
-const BUNDLE_CACHE = join(ROOT, 'node_modules/.cache/webdata-unit-workflows');
 
-/** sdk-core gives the server 5 s to answer and gives up; a loaded machine can need a second try. */
-const START_ATTEMPTS = 4;
+/** How long the Java server may take to listen: seconds alone, a minute or more under load. */
+const SERVER_START_DEADLINE_MS = 180_000;
+/** A free port can be taken between our probe and the server's bind: then a new port. */
+const START_ATTEMPTS = 3;
 
 /** The cached test server's wrapper (fetched from Maven Central on first use). */
 export function testServerPath(): string {
   return execFileSync('bash', [ENSURE_SCRIPT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
 }
 
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Starts the Java test server ourselves and waits for its port with a generous deadline:
+ * sdk-core's own start gives it 5 s and then gives up, which a loaded machine misses again and
+ * again (each retry paying the JVM start anew).
+ */
+async function startServer(path: string): Promise<{ address: string; stop(): Promise<void> }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    // Without --enable-time-skipping: time starts locked, as sdk-core starts it; the time-skipping
+    // client unlocks it while a test awaits a result.
+    const child = spawn(path, [String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    let exited = false;
+    const exit = new Promise<void>((resolve) => child.once('exit', () => {
+      exited = true;
+      resolve();
+    }));
+    const stop = async () => {
+      if (!exited) child.kill('SIGTERM');
+      await exit;
+    };
+    const until = Date.now() + SERVER_START_DEADLINE_MS;
+    while (!exited && Date.now() < until && !(await accepts(port))) await new Promise((r) => setTimeout(r, 200));
+    if (!exited && Date.now() < until) return { address: `127.0.0.1:${port}`, stop };
+    await stop();
+    if (attempt >= START_ATTEMPTS) {
+      throw new Error(`the time-skipping test server (${path} ${port}) did not listen within ${SERVER_START_DEADLINE_MS} ms${exited ? ' (it exited)' : ''}: ${stderr.trim()}`);
+    }
+  }
+}
+
+type CreateEnvironment = (options: { server: { type: 'existing' }; address: string; supportsTimeSkipping: true; namespace: string }) => Promise<TestWorkflowEnvironment>;
+
 export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
   quietTemporalLogs();
-  const path = testServerPath();
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
-      await registerSearchAttributes(env);
-      return env;
-    } catch (err) {
-      if (attempt >= START_ATTEMPTS || !/did not start within|Failed connecting to test server/.test(String((err as Error)?.message ?? err))) throw err;
-    }
+  const server = await startServer(testServerPath());
+  try {
+    // What createTimeSkipping does after its own server start (SDK pinned at 1.24.0): an
+    // environment on an existing server, with the test service and the time-skipping client.
+    const create = (TestWorkflowEnvironment as unknown as { create: CreateEnvironment }).create.bind(TestWorkflowEnvironment);
+    const env = await create({ server: { type: 'existing' }, address: server.address, supportsTimeSkipping: true, namespace: 'default' });
+    await registerSearchAttributes(env);
+    const teardown = env.teardown.bind(env);
+    env.teardown = async () => {
+      try {
+        await teardown();
+      } finally {
+        await server.stop();
+      }
+    };
+    return env;
+  } catch (err) {
+    await server.stop();
+    throw err;
   }
 }
 
@@ -51,41 +116,9 @@ async function registerSearchAttributes(env: TestWorkflowEnvironment): Promise<v
   });
 }
 
-let bundle: Promise<WorkflowBundlePath> | undefined;
-
-/** Sources a bundle is made of: the workflows, what they import from src/, the contract. */
-const BUNDLE_INPUTS = ['src', 'packages/contract/src', 'package-lock.json'].map((p) => join(ROOT, p));
-
-function filesUnder(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((name) => filesUnder(join(path, name)));
-}
-
-/**
- * The package's workflows (src/workflows/index.ts) bundled from the sources (no build needed),
- * kept on disk by a hash of those sources: webpack takes 10-25 s on a busy 2-core machine, and
- * every test file is its own process.
- */
-export function workflowBundle(): Promise<WorkflowBundlePath> {
-  bundle ??= (async (): Promise<WorkflowBundlePath> => {
-    const hash = createHash('sha256');
-    for (const file of BUNDLE_INPUTS.flatMap(filesUnder)) hash.update(file).update(readFileSync(file));
-    const cached = join(BUNDLE_CACHE, `workflows-${hash.digest('hex').slice(0, 16)}.js`);
-    if (existsSync(cached)) return { codePath: cached };
-    const { code } = await bundleWorkflowCode({
-      workflowsPath: WORKFLOWS_PATH,
-      // Workspace packages resolve to their TypeScript sources, as they do for the tests.
-      webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['webdata-source', '...'] } }),
-      logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message, meta) => console.error(message, meta ?? ''), log() {} },
-    });
-    mkdirSync(BUNDLE_CACHE, { recursive: true });
-    // Written whole, then renamed: a file running beside this one never reads half a bundle.
-    const partial = `${cached}.${process.pid}.partial`;
-    writeFileSync(partial, code);
-    renameSync(partial, cached);
-    return { codePath: cached };
-  })();
-  return bundle as Promise<WorkflowBundlePath>;
+/** The package's workflows, bundled once and kept on disk (helpers/workflow-bundle.ts). */
+export async function workflowBundle(): Promise<WorkflowBundlePath> {
+  return { codePath: await cachedWorkflowBundle() };
 }
 
 export interface WorkflowTests {

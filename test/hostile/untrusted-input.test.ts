@@ -27,6 +27,7 @@ import { createWebDataWorker } from '../../src/worker/worker.js';
 import { webDataPipeline } from '../../src/workflows/pipeline.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import { startTestTemporal } from '../helpers/temporal.js';
+import { pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
 
 /** Each rule with an input that breaks it and the one line (or its start) a user sees. */
 const RULES: Array<{ rule: string; input: Partial<PipelineInput>; line: RegExp }> = [
@@ -76,7 +77,7 @@ before(async () => {
   api = new WebDataClient({ apiKey: 'untrusted-key', baseUrl: serviceUrl, allowPrivateAddresses: false });
   env = await startTestTemporal();
   client = env.client;
-  worker = await createWebDataWorker({ connection: env.nativeConnection, namespace: env.namespace, taskQueue: TASK_QUEUE, client: api, store, allowPrivateAddresses: false, metrics: false });
+  worker = await createWebDataWorker({ connection: env.nativeConnection, namespace: env.namespace, taskQueue: TASK_QUEUE, client: api, store, allowPrivateAddresses: false, metrics: false, workflowBundlePath: await pipelineWorkflowBundle() });
   running = worker.run();
 });
 

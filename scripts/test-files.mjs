@@ -1,0 +1,65 @@
+// Which test files a run takes, and in what order. A group is a folder name on a test file's
+// path; without groups, every folder except the opt-in ones. `unit` files are those of the fast
+// groups that start no server of their own (no Temporal dev server, no PostgreSQL): the time-
+// skipping test server of test/unit-workflows is allowed.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const roots = ['test', 'packages/service/test'];
+
+// Groups that run only when named (`node scripts/run-tests.mjs scale`), never by default:
+// test/scale starts a real Temporal server on PostgreSQL (scripts/temporal-server.sh).
+export const optIn = ['scale'];
+
+/** The groups of `npm run test:unit`. */
+export const unitGroups = ['api', 'activities', 'workflows', 'unit-workflows', 'webhooks', 'storage'];
+
+// A file that calls one of these starts a Temporal dev server (or a whole stack) or PostgreSQL.
+const STARTS_A_SERVER = /\b(startTestTemporal|startStack|startDevStack|startTemporalServer|createLocalTestEnvironment|testServer)\(/;
+
+function walk(dir) {
+  let out = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out = out.concat(walk(full));
+    else if (name.endsWith('.test.ts')) out.push(full);
+  }
+  return out;
+}
+
+export function startsAServer(file) {
+  return STARTS_A_SERVER.test(readFileSync(file, 'utf8'));
+}
+
+export function selectTestFiles(groups, { unit = false } = {}) {
+  const wanted = unit && groups.length === 0 ? unitGroups : groups;
+  return roots
+    .flatMap((r) => { try { return walk(r); } catch { return []; } })
+    .filter((f) => {
+      const parts = relative('.', f).split('/');
+      if (wanted.length === 0) return !optIn.some((g) => parts.includes(g));
+      return wanted.some((g) => parts.includes(g));
+    })
+    .filter((f) => !unit || !startsAServer(f))
+    .sort();
+}
+
+// Seconds per file from a timed run (`node scripts/time-tests.mjs --json`); only the order
+// depends on it, so a stale or missing entry costs time, never a result.
+const DURATIONS = 'scripts/test-durations.json';
+
+/** What a file not in the table counts as: a full-stack file of middling length. */
+const UNKNOWN_SECONDS = 60;
+
+/**
+ * Longest first, so that with several files at a time the last ones to start are short and the
+ * run does not end waiting on one long file.
+ */
+export function longestFirst(files) {
+  let known = {};
+  if (existsSync(DURATIONS)) {
+    try { known = JSON.parse(readFileSync(DURATIONS, 'utf8')); } catch { known = {}; }
+  }
+  const weight = (f) => known[f] ?? UNKNOWN_SECONDS;
+  return [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
+}

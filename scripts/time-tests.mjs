@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// Times each test file on its own, one after the other (one process per file, as `node --test`
+// runs them) and prints a table, longest first:
+//   node scripts/time-tests.mjs [--unit] [group...] > /tmp/test-durations.txt
+// Same selection as scripts/run-tests.mjs; each file's output goes to TIME_TESTS_LOG_DIR.
+// With --json, also writes scripts/test-durations.json, the order run-tests.mjs starts files in.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { selectTestFiles } from './test-files.mjs';
+
+const args = process.argv.slice(2);
+const files = selectTestFiles(args.filter((a) => !a.startsWith('--')), { unit: args.includes('--unit') });
+const logDir = process.env.TIME_TESTS_LOG_DIR ?? '/tmp/time-tests-logs';
+mkdirSync(logDir, { recursive: true });
+const rows = [];
+const t0 = Date.now();
+for (const file of files) {
+  const start = Date.now();
+  const r = spawnSync(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', '--test', '--test-reporter=spec', file], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' },
+  });
+  const seconds = (Date.now() - start) / 1000;
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  writeFileSync(join(logDir, file.replaceAll('/', '__') + '.log'), out);
+  const count = (k) => Number(out.match(new RegExp(`^ℹ ${k} (\\d+)$`, 'm'))?.[1] ?? 0);
+  rows.push({ file, seconds, tests: count('tests'), fail: count('fail'), status: r.status });
+  process.stderr.write(`${seconds.toFixed(1).padStart(7)} s  ${r.status === 0 ? 'ok  ' : 'FAIL'}  ${file}\n`);
+}
+rows.sort((a, b) => b.seconds - a.seconds);
+const total = (Date.now() - t0) / 1000;
+const lines = rows.map((r) => `${r.seconds.toFixed(1).padStart(7)} s  ${String(r.tests).padStart(4)} tests  ${r.status === 0 ? 'ok  ' : 'FAIL'}  ${r.file}`);
+console.log(`${lines.join('\n')}\n${total.toFixed(1).padStart(7)} s  total, ${rows.length} files, ${rows.reduce((s, r) => s + r.tests, 0)} tests, ${rows.filter((r) => r.status !== 0).length} failed files`);
+
+if (args.includes('--json')) {
+  const path = 'scripts/test-durations.json';
+  const known = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {};
+  for (const r of rows) known[r.file] = Math.round(r.seconds);
+  const sorted = Object.fromEntries(Object.entries(known).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(path, `${JSON.stringify(sorted, null, 2)}\n`);
+}

@@ -1,0 +1,63 @@
+// The package's workflows bundled once and kept on disk, keyed by a hash of their sources:
+// webpack takes 10-25 s on a busy 2-core machine (over a minute under load), and every test file
+// is its own process with workers of its own. Built from the TypeScript sources (workspace
+// packages through the `webdata-source` condition), as the tests run.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { WORKFLOW_METRICS_PATH } from '../../src/worker/metrics.js';
+import { WORKFLOWS_PATH } from '../../src/worker/worker.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CACHE = join(ROOT, 'node_modules/.cache/webdata-test-bundles');
+
+/** Sources a bundle is made of: the workflows, what they import from src/, the contract. */
+const INPUTS = ['src', 'packages/contract/src', 'package-lock.json'].map((p) => join(ROOT, p));
+
+function filesUnder(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path).sort().flatMap((name) => filesUnder(join(path, name)));
+}
+
+const built = new Map<string, Promise<string>>();
+
+/** The path of a bundle of the package's workflows with `interceptorModules`, built when missing. */
+export function cachedWorkflowBundle(interceptorModules: string[] = []): Promise<string> {
+  const key = interceptorModules.join('\n');
+  let path = built.get(key);
+  if (!path) {
+    path = build(interceptorModules);
+    built.set(key, path);
+  }
+  return path;
+}
+
+async function build(interceptorModules: string[]): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of INPUTS.flatMap(filesUnder)) hash.update(file).update(readFileSync(file));
+  for (const m of interceptorModules) hash.update(`interceptor:${m}`);
+  const cached = join(CACHE, `workflows-${hash.digest('hex').slice(0, 16)}.js`);
+  if (existsSync(cached)) return cached;
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: interceptorModules,
+    webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['webdata-source', '...'] } }),
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message, meta) => console.error(message, meta ?? ''), log() {} },
+  });
+  mkdirSync(CACHE, { recursive: true });
+  // Written whole, then renamed: a file running beside this one never reads half a bundle.
+  const partial = `${cached}.${process.pid}.partial`;
+  writeFileSync(partial, code);
+  renameSync(partial, cached);
+  return cached;
+}
+
+/**
+ * The bundle a package worker runs (createWebDataWorker): its workflows with the metrics
+ * interceptor module, which a worker given a prebuilt bundle expects the bundle to carry.
+ */
+export function pipelineWorkflowBundle(): Promise<string> {
+  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH]);
+}
