@@ -140,6 +140,12 @@ export function inputCases(): InputCase[] {
     body('startBatchScrape body', 'batch scrape body', batchScrapeRequestSchema, { urls: [SITE] }, 'POST', '/v2/batch/scrape', (c, v) => c.startBatchScrape(v),
       [badBatchUrls, tooMuchWaiting({ urls: [SITE] }), waitNeedsOne({ urls: [SITE] })]),
     key('startBatchScrape idempotencyKey', 'batch scrape idempotencyKey', '/v2/batch/scrape', { urls: [SITE] }, (c, v) => c.startBatchScrape({ urls: [SITE] }, { idempotencyKey: v })),
+    // The job to extend travels in the body (appendToId); the body's other fields are the start's (covered above).
+    {
+      name: 'appendToBatchScrape id', what: 'batch scrape id', location: 'body', schema: batchScrapeRequestSchema,
+      arbitrary: idArbitrary(), call: (c, v) => c.appendToBatchScrape(v, { urls: [SITE] }),
+      http: (value) => ({ method: 'POST', path: '/v2/batch/scrape', body: { urls: [SITE], appendToId: value } }),
+    },
     id('getBatchScrapeStatus id', 'batch scrape id', 'GET', (i) => `/v2/batch/scrape/${i}`, (c, v) => c.getBatchScrapeStatus(v)),
     query('getBatchScrapeStatus page', 'batch scrape status query', jobStatusQuerySchema, `/v2/batch/scrape/${VALID_ID}`, (c, v) => c.getBatchScrapeStatus(VALID_ID, v)),
     id('cancelBatchScrape id', 'batch scrape id', 'DELETE', (i) => `/v2/batch/scrape/${i}`, (c, v) => c.cancelBatchScrape(v)),
