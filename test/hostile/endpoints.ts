@@ -143,7 +143,7 @@ export function inputCases(): InputCase[] {
     // The job to extend travels in the body (appendToId); the body's other fields are the start's (covered above).
     {
       name: 'appendToBatchScrape id', what: 'batch scrape id', location: 'body', schema: batchScrapeRequestSchema,
-      arbitrary: idArbitrary(), call: (c, v) => c.appendToBatchScrape(v, { urls: [SITE] }),
+      arbitrary: idArbitrary(), call: (c, v) => c.appendToBatchScrape(v as Any, { urls: [SITE] }),
       http: (value) => ({ method: 'POST', path: '/v2/batch/scrape', body: { urls: [SITE], appendToId: value } }),
     },
     id('getBatchScrapeStatus id', 'batch scrape id', 'GET', (i) => `/v2/batch/scrape/${i}`, (c, v) => c.getBatchScrapeStatus(v)),
