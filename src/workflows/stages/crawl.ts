@@ -8,7 +8,7 @@ import { fitJob } from './fit-job.js';
 import { hostOf, type PipelineRuntime } from '../runtime.js';
 import { runJob } from './job.js';
 import { governedInput, governorOf, withTeamShare } from '../governed.js';
-import { recoveryCrawl } from './recover.js';
+import { escapePattern, pathOf, recoveryCrawl } from './recover.js';
 import { robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
 
@@ -85,10 +85,10 @@ async function crawlJob(
  * the patterns are tested in linear time (RE2), so a hostile one cannot stall the workflow task.
  */
 export function admitStartPage(url: string, include: string[], linear = true): string[] {
-  const path = /^[a-z]+:\/\/[^/?#]+([^?#]*)/i.exec(url)?.[1] || '/';
+  const path = pathOf(url);
   const admits = (p: string) => (linear ? compilePattern(p) : new RegExp(p)).test(path);
   if (include.some(admits)) return include;
-  return [...include, `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`];
+  return [...include, `^${escapePattern(path)}$`];
 }
 
 /**

@@ -4,10 +4,13 @@ import type { LostJobInventory } from '../../activities/lost-job.js';
 import { lists, starts } from '../activities.js';
 import { hostOf, type PipelineRuntime } from '../runtime.js';
 import { fitJob } from './fit-job.js';
+import type { JobPlan } from './job.js';
 import type { RecoveryStep } from './lost-job.js';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const pathOf = (url: string) => /^[a-z]+:\/\/[^/?#]+([^?#]*)/i.exec(url)?.[1] || '/';
+/** `text` matched literally inside a pattern. */
+export const escapePattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A URL's path ('/' when it has none), without query or fragment. */
+export const pathOf = (url: string) => /^[a-z]+:\/\/[^/?#]+([^?#]*)/i.exec(url)?.[1] || '/';
 
 /**
  * Exact patterns for the paths (alternations packed up to the contract's pattern length), at
@@ -21,7 +24,7 @@ export function exactPatterns(urls: string[], room: number, fullUrl = false): { 
     if (group.length > 0) patterns.push(`^(${group.join('|')})$`);
     group = [];
   };
-  for (const path of new Set(urls.map((u) => escape(fullUrl ? u : pathOf(u))))) {
+  for (const path of new Set(urls.map((u) => escapePattern(fullUrl ? u : pathOf(u))))) {
     if (path.length + 4 > MAX_PATTERN_LENGTH) {
       left += 1;
       continue;
@@ -55,22 +58,10 @@ export async function recoveryCrawl(pipeline: PipelineRuntime, body: CrawlReques
   const fit = await fitJob(pipeline, 'crawl: recovery limit', missing + again, perPage);
   if (fit.kind === 'skip') return { kind: 'impossible', reason: fit.reason };
   const recovery: CrawlRequest = { ...body, limit: fit.units, excludePaths: [...excludes, ...patterns] };
-  return {
-    kind: 'start',
-    plan: {
-      stage: 'crawl',
-      kind: 'crawl',
-      keyName: 'crawl#recovery',
-      allowance: fit.allowance,
-      tight: fit.tight,
-      perPage,
-      skipStoredOf: [lost.jobId],
-      start: (idempotencyKey) => starts.startCrawl.executeWithOptions(
-        { summary: `crawl ${hostOf(body.url)} again without the ${lost.documents} pages lost job ${lost.jobId} stored` },
-        [{ body: recovery, idempotencyKey }],
-      ),
-    },
-  };
+  return recoveryJob('crawl', fit, perPage, lost, (idempotencyKey) => starts.startCrawl.executeWithOptions(
+    { summary: `crawl ${hostOf(body.url)} again without the ${lost.documents} pages lost job ${lost.jobId} stored` },
+    [{ body: recovery, idempotencyKey }],
+  ));
 }
 
 /** A batch of the stage's URLs the lost job did not store, at most what it had left to do. */
@@ -90,20 +81,22 @@ export async function recoveryBatch(
   if (wanted <= 0) return { kind: 'nothing', why: `it had stored ${lost.documents} of its ${urls} URLs` };
   const fit = await fitJob(pipeline, 'batch: recovery URLs', wanted, perPage);
   if (fit.kind === 'skip') return { kind: 'impossible', reason: fit.reason };
+  return recoveryJob('batch', fit, perPage, lost, (idempotencyKey) => starts.startBatchScrape.executeWithOptions(
+    { summary: `batch scrape ${fit.units} URLs lost batch ${lost.jobId} did not store` },
+    [{ urlsFrom: { runId: state.runId, list: 'missing.recovery', limit: fit.units }, options, idempotencyKey }],
+  ));
+}
+
+/** The recovery job's plan: its own idempotency key, the lost job's stored pages left out when collected. */
+function recoveryJob(
+  kind: 'crawl' | 'batch',
+  fit: { allowance: number; tight: boolean },
+  perPage: number,
+  lost: LostJobInventory,
+  start: JobPlan['start'],
+): RecoveryStep {
   return {
     kind: 'start',
-    plan: {
-      stage: 'batch',
-      kind: 'batch',
-      keyName: 'batch#recovery',
-      allowance: fit.allowance,
-      tight: fit.tight,
-      perPage,
-      skipStoredOf: [lost.jobId],
-      start: (idempotencyKey) => starts.startBatchScrape.executeWithOptions(
-        { summary: `batch scrape ${fit.units} URLs lost batch ${lost.jobId} did not store` },
-        [{ urlsFrom: { runId: state.runId, list: 'missing.recovery', limit: fit.units }, options, idempotencyKey }],
-      ),
-    },
+    plan: { stage: kind, kind, keyName: `${kind}#recovery`, allowance: fit.allowance, tight: fit.tight, perPage, skipStoredOf: [lost.jobId], start },
   };
 }
