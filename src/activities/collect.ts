@@ -156,6 +156,7 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
         pages: cursor.pages,
         ref: refOf(store, input.runId, { jobId: input.jobId }),
         ...(robotsSkipped > 0 || input.robots ? { skipped: { robots: robotsSkipped } } : {}),
+        cursor: { ...cursor },
       };
     }
 

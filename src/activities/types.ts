@@ -107,6 +107,11 @@ export interface CollectResult {
    * plus documents the robots check dropped.
    */
   skipped?: { robots: number };
+  /**
+   * Where the collector stood when the job ended (`skip`: items read). A batch that URLs are
+   * appended to only grows at its end, so its next follower goes on from here.
+   */
+  cursor?: CollectCursor;
 }
 
 export interface MapToStoreInput {

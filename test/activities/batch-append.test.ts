@@ -101,6 +101,39 @@ describe('appendBatchScrape on the local service', () => {
   });
 });
 
+describe('following a batch again after an append', () => {
+  test('the follower goes on from the cursor its last collection ended at: the items read before are not read again', async () => {
+    const client = await service();
+    const acts = createActivities({ client, store });
+    // Status pages read, by their skip.
+    const reads: number[] = [];
+    const read = client.getBatchScrapeStatus.bind(client);
+    client.getBatchScrapeStatus = (id, page, opts) => {
+      reads.push(Number(typeof page === 'object' ? page.skip ?? 0 : new URL(page ?? '', 'http://x').searchParams.get('skip') ?? 0));
+      return read(id, page, opts);
+    };
+    const started = await call(env(), acts.startBatchScrape, { urlsFrom: { runId: 'run-1', list: 'missing', limit: 2 }, idempotencyKey: randomUUID() });
+    await finished(client, started.jobId);
+    const follow = { runId: 'run-1', kind: 'batch' as const, jobId: started.jobId, pageSize: 1 };
+    const first = await call(env(), acts.followJob, follow);
+    assert.equal(first.kind, 'done');
+    const cursor = first.kind === 'done' ? first.collected.cursor : undefined;
+    assert.equal(cursor?.skip, 2, 'the cursor stands after the 2 items read');
+
+    await call(env(), acts.appendBatchScrape, { jobId: started.jobId, urlsFrom: rest, idempotencyKey: randomUUID(), totalBefore: 2 });
+    await finished(client, started.jobId);
+    reads.length = 0;
+    const again = await call(env(), acts.followJob, { ...follow, ...(cursor ? { cursor: { skip: cursor.skip, pages: 0, written: 0 } } : {}) });
+    assert.equal(again.kind, 'done');
+    if (again.kind !== 'done') return;
+    assert.equal(reads[0], 2, `status pages read from skip ${reads.join(', ')}`);
+    assert.ok(reads.every((skip) => skip >= 2), `status pages read from skip ${reads.join(', ')}`);
+    assert.equal(again.collected.written, 2, 'the 2 appended pages');
+    assert.equal(again.collected.documents, 4, 'the job holds all 4 pages, each once');
+    assert.equal(again.collected.cursor?.skip, 4);
+  });
+});
+
 describe('appendBatchScrape on servers without append', () => {
   let fake: FakeServer;
   let client: WebDataClient;

@@ -48,7 +48,9 @@ function batchStubs(append: (jobId: string, urls: number) => AppendBatchResult) 
     followJob: (i) => {
       followed();
       const pages = size.get(i.jobId) ?? 0;
-      return { kind: 'done', summary: summary(i.kind, i.jobId, 'completed', pages), collected: collected(i.kind, i.jobId, i.runId, pages) };
+      // Every item of the job read: the collector's cursor stands at its end.
+      const cursor = { skip: pages, pages: 1, written: pages - (i.cursor?.skip ?? 0) };
+      return { kind: 'done', summary: summary(i.kind, i.jobId, 'completed', pages), collected: { ...collected(i.kind, i.jobId, i.runId, pages), cursor } };
     },
   });
   return { stubs, firstFollow };
@@ -82,6 +84,17 @@ describe('batch append after a budget raise', () => {
     assert.equal(result.credits.spent, 4, 'map 1 + 3 pages, the first 2 not counted again');
     assert.equal(result.jobs['batch+append#1'], 'batch-1');
     assert.ok(result.credits.events.includes('batch: 1 URLs appended to job batch-1 (budget raised)'), result.credits.events.join('; '));
+  });
+
+  test('the appended job is followed on from where its first collection ended, not from skip 0', async () => {
+    const s = batchStubs((jobId, urls) => ({ kind: 'appended', jobId, urls, recovered: false }));
+    const result = await runWithRaise('batch-append-follows-on', s);
+    const follows = s.stubs.inputs('followJob');
+    assert.deepEqual(follows.map((f) => f.jobId), ['batch-1', 'batch-1']);
+    assert.equal(follows[0].cursor, undefined, 'the clamped job is followed from its start');
+    assert.deepEqual(follows[1].cursor, { skip: 2, pages: 0, written: 0 }, 'the 2 items read before the append are not read again');
+    assert.equal(result.stages.batch?.documents, 3);
+    assert.equal(result.credits.spent, 4);
   });
 
   test('a service without append: the URL left goes to a new job, the report adds both', async () => {

@@ -1,8 +1,9 @@
 // A batch the budget clamped takes the URLs left when the budget is raised (waitForRaiseMs):
 // they join the same job through appendToId, one idempotency key per addition, and the job is
 // followed and collected again. A service without append gets a new job for them instead.
-import { uuid4 } from '@temporalio/workflow';
+import { patched, uuid4 } from '@temporalio/workflow';
 import type { AppendBatchResult } from '../../activities/batch-append.js';
+import type { CollectCursor, CollectResult } from '../../activities/types.js';
 import { starts } from '../activities.js';
 import { addNote, noteNotAvailable } from '../report-notes.js';
 import type { PipelineRuntime } from '../runtime.js';
@@ -13,6 +14,12 @@ import type { StageOutcome } from './types.js';
 
 /** Runs recorded before it ended a clamped batch at its clamp; they replay so. */
 export const BATCH_APPEND_ON_RAISE = 'batch-append-on-raise';
+/**
+ * The follower of an appended job goes on from where the last collection of that job ended:
+ * the job's results only grow, the appended URLs after the ones already read. Before, it read
+ * the job again from skip 0 (each page stored once, but every status page fetched again).
+ */
+export const BATCH_APPEND_FOLLOWS_ON = 'batch-append-follows-on';
 
 export interface AppendPlan {
   list: string;
@@ -21,11 +28,11 @@ export interface AppendPlan {
 }
 
 /** After the clamped job: while URLs are left and a raise makes room, add them; returns the last outcome. */
-export async function appendAfterRaise(pipeline: PipelineRuntime, plan: AppendPlan, first: StageOutcome): Promise<StageOutcome> {
+export async function appendAfterRaise(pipeline: PipelineRuntime, plan: AppendPlan, first: Collected): Promise<StageOutcome> {
   const { state } = pipeline;
   const progress = state.batchAppend;
   const report = pipeline.report('batch');
-  let last = first;
+  let last: Collected = first;
   while (progress && last.kind === 'ok' && !stoppedAtBudget(report.reason) && progress.taken < progress.wanted && report.jobId) {
     const left = progress.wanted - progress.taken;
     const fit = await fitJob(pipeline, 'batch: URLs left', left, plan.perPage);
@@ -51,6 +58,8 @@ export async function appendAfterRaise(pipeline: PipelineRuntime, plan: AppendPl
       // The job's creditsUsed goes on from what the run already counted for it.
       const spentBefore = report.credits - earlier.credits;
       next = activeBatch(jobId, fit, spentBefore, progress.earlier);
+      const from = last.collected?.jobId === jobId ? last.collected.cursor : undefined;
+      if (from && patched(BATCH_APPEND_FOLLOWS_ON)) next.follow = { cursor: onwardFrom(from) };
     } else {
       // No append here (or the job cannot take more): the URLs go to a new job, as before append existed.
       if (appended.kind === 'not-available') {
@@ -76,6 +85,16 @@ export async function appendAfterRaise(pipeline: PipelineRuntime, plan: AppendPl
     last = await runJob(pipeline, { stage: 'batch', kind: 'batch', allowance: fit.allowance, tight: fit.tight, start: unreachable });
   }
   return last;
+}
+
+type Collected = StageOutcome & { collected?: CollectResult };
+
+/**
+ * Only the place: pages and written count per collection, and robots drops were already added
+ * to the report by the collection that made them.
+ */
+function onwardFrom(cursor: CollectCursor): CollectCursor {
+  return { skip: cursor.skip, pages: 0, written: 0 };
 }
 
 function activeBatch(jobId: string, fit: { allowance: number; tight: boolean }, spentBefore: number, earlier: ActiveJob['earlier']): ActiveJob {
