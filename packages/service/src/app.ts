@@ -105,6 +105,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): ServiceApp {
     scrapeEngine,
     scrapes,
     now,
+    log,
     onClose: (fn) => { closeHooks.push(fn); },
   };
   // Registered first, so they run last: route modules stop their jobs before these go.

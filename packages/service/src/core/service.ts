@@ -6,6 +6,7 @@ import type { JobInspector } from './jobs.js';
 import type { PageIndex, ScrapeEngine, ScrapeRecords } from './scrape.js';
 import type { TeamConfig } from './teams.js';
 import type { WebhookDispatcher } from './webhooks.js';
+import type { ServiceLogger } from '../http/logger.js';
 
 /**
  * Servers the service can imitate instead of following the reference: `firecrawl-oss` is the
@@ -46,6 +47,8 @@ export interface ServiceContext {
   /** Job records for support ask (support/ builds one over scrape records when absent). */
   jobInspector?: JobInspector;
   now(): number;
+  /** The service's log (warnings a request cannot answer with, e.g. a monitor's model failing). */
+  log: ServiceLogger;
   /** Registers cleanup run by close(): stop timers, abort running jobs, close browsers. */
   onClose(fn: () => Promise<void> | void): void;
 }

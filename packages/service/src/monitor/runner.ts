@@ -1,16 +1,29 @@
 // One check of a monitor: fetch every target's pages, compare each with the monitor's
 // baseline (same/new/changed, removed for crawl pages no longer reached, error), bill the
 // pages scraped, update the baseline, and send `monitor.page` and `monitor.check.completed`.
+// With a goal, judgeEnabled and a configured model, new and changed pages carry a `judgment`.
 import type { MonitorCheckCompletedData } from 'webdata-contract';
 import { scrapeCredits } from 'webdata-contract';
 import type { ServiceContext } from '../core/service.js';
 import { newJobId } from '../http/ids.js';
+import { llmConfigFromEnv, type LlmConfig } from '../interact/llm-config.js';
 import { jobsRuntimeOf } from '../jobs/index.js';
 import { compareWithBaseline, markdownHash, pageKey } from './compare.js';
+import { judgePage } from './judge.js';
 import { serializeCheckPage } from './serialize.js';
 import type { MonitorStore } from './store.js';
 import { fetchTarget } from './targets.js';
 import { summarize, type BaselinePage, type CheckPageRecord, type CheckRecord, type MonitorRecord, type MonitorTargetRecord } from './types.js';
+
+/** Pages judged at once: a crawl target's pages do not wait on each other's model call. */
+const JUDGE_CONCURRENCY = 4;
+
+/** Where a check's judgments come from: the model and the monitor's goal. */
+interface Judge {
+  llm: LlmConfig;
+  goal: string;
+  signal: AbortSignal;
+}
 
 export class MonitorRunner {
   /** checkId → abort of the running check. */
@@ -88,6 +101,9 @@ export class MonitorRunner {
     check.startedAt = this.ctx.now();
     let credits = 0;
     const jobs = jobsRuntimeOf(this.ctx);
+    // The model as configured when the check starts; none (or no goal, or judging off): no judgment.
+    const llm = monitor.goal && monitor.judgeEnabled ? llmConfigFromEnv() : undefined;
+    const judge = llm && monitor.goal ? { llm, goal: monitor.goal, signal } : undefined;
     try {
       for (const target of monitor.targets) {
         if (signal.aborted) break;
@@ -105,7 +121,7 @@ export class MonitorRunner {
           this.ctx.ledger.charge({ teamId: monitor.team.id, apiKey: monitor.apiKey, credits: c, reason: 'monitor', jobId: check.id });
           credits += c;
         }
-        this.record(monitor, check, target, fetched.pages, fetched.complete);
+        await this.record(monitor, check, target, fetched.pages, fetched.complete, judge);
       }
       const errors = check.pages.filter((p) => p.status === 'error').length;
       check.status = signal.aborted ? 'failed' : errors === 0 ? 'completed' : errors === check.pages.length ? 'failed' : 'partial';
@@ -126,11 +142,15 @@ export class MonitorRunner {
   }
 
   /** Turns a target's fetched pages into check pages and moves its baseline on. */
-  private record(monitor: MonitorRecord, check: CheckRecord, target: MonitorTargetRecord, pages: Awaited<ReturnType<typeof fetchTarget>>['pages'], complete: boolean): void {
+  private async record(
+    monitor: MonitorRecord, check: CheckRecord, target: MonitorTargetRecord, pages: Awaited<ReturnType<typeof fetchTarget>>['pages'], complete: boolean, judge: Judge | undefined,
+  ): Promise<void> {
     let baseline = monitor.baseline.get(target.id);
     if (!baseline) monitor.baseline.set(target.id, (baseline = new Map<string, BaselinePage>()));
     const seen = new Set<string>();
     const now = this.ctx.now();
+    const recs: CheckPageRecord[] = [];
+    const toJudge: Array<{ rec: CheckPageRecord; markdown: string }> = [];
     for (const page of pages) {
       const key = pageKey(page.url);
       if (seen.has(key)) continue;
@@ -141,11 +161,15 @@ export class MonitorRunner {
         const { status, diffText } = compareWithBaseline(page.url, page.markdown, before);
         rec = { id: newJobId(now), targetId: target.id, url: page.url, status, previousScrapeId: before?.scrapeId ?? null, currentScrapeId: page.scrapeId, statusCode: page.statusCode, error: null, diffText, createdAt: now };
         baseline.set(key, { url: page.url, hash: markdownHash(page.markdown), markdown: page.markdown, scrapeId: page.scrapeId });
+        if (judge && (status === 'new' || status === 'changed')) toJudge.push({ rec, markdown: page.markdown });
       } else {
         rec = { id: newJobId(now), targetId: target.id, url: page.url, status: 'error', previousScrapeId: before?.scrapeId ?? null, currentScrapeId: page.scrapeId, statusCode: page.statusCode, error: page.error, diffText: null, createdAt: now };
       }
-      this.addPage(monitor, check, rec);
+      recs.push(rec);
     }
+    // Judged before they are added: the page, its monitor.page webhook and the check agree.
+    if (judge) await this.judgeAll(monitor, check, judge, toJudge);
+    for (const rec of recs) this.addPage(monitor, check, rec);
     // Only a crawl that ran to its end can say a page is gone; a scrape target lists its own URLs.
     if (target.type !== 'crawl' || !complete) return;
     for (const [key, before] of [...baseline]) {
@@ -153,6 +177,21 @@ export class MonitorRunner {
       baseline.delete(key);
       this.addPage(monitor, check, { id: newJobId(now), targetId: target.id, url: before.url, status: 'removed', previousScrapeId: before.scrapeId, currentScrapeId: null, statusCode: null, error: null, diffText: null, createdAt: now });
     }
+  }
+
+  /** Sets each page's judgment from the model; a page the model failed on stays without one (logged). */
+  private async judgeAll(monitor: MonitorRecord, check: CheckRecord, judge: Judge, pages: Array<{ rec: CheckPageRecord; markdown: string }>): Promise<void> {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < pages.length && !judge.signal.aborted) {
+        const { rec, markdown } = pages[next++];
+        const status = rec.status as 'new' | 'changed';
+        const result = await judgePage(judge.llm, judge.goal, { url: rec.url, status, diffText: rec.diffText, markdown }, judge.signal);
+        if (result.kind === 'judged') rec.judgment = result.judgment;
+        else this.ctx.log.warn(`monitor ${monitor.id} check ${check.id}: no judgment for ${rec.url}: ${result.reason}`);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(JUDGE_CONCURRENCY, pages.length) }, worker));
   }
 
   private addPage(monitor: MonitorRecord, check: CheckRecord, page: CheckPageRecord): void {
