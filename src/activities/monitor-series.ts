@@ -5,6 +5,7 @@
 // The service holds the pages' content, not us: each page is stored as a record with its
 // `change` (same → unchanged), a changed page with the service's unified diff, a removed
 // one in the run's `removed` list; error pages are left out, as a failed page is in a run.
+// A page the service's AI judge judged (a monitor with a goal) keeps its `judgment`.
 // Every write is keyed (store idempotency), so a redelivered webhook writes nothing twice.
 import type { WebDataClient } from 'webdata-client';
 import type { MonitorCheckPage } from 'webdata-contract';
@@ -86,5 +87,6 @@ function pageRecord(p: MonitorCheckPage, input: MonitorCheckRecordInput): Docume
     metadata: { statusCode: p.statusCode ?? undefined, scrapeId: p.currentScrapeId ?? undefined, monitorId: input.monitorId, checkId: input.checkId, targetId: p.targetId },
     change,
     ...(change === 'changed' && typeof p.diff?.text === 'string' ? { diff: p.diff.text } : {}),
+    ...(p.judgment ? { judgment: p.judgment } : {}),
   };
 }

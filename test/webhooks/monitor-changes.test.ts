@@ -10,8 +10,9 @@ import type { Client } from '@temporalio/client';
 import { WebDataClient } from 'webdata-client';
 import { createStore, type DocumentStore } from 'webdata-storage';
 import { startLocalService, type LocalService } from '../../packages/service/src/index.js';
+import { startModelServer, useModel, type Chat } from '../helpers/openai-model.js';
 import { REVISED_PATHS } from '../../packages/service/src/demo-site/index.js';
-import { recordMonitorCheck, seriesRuns } from '../../src/activities/index.js';
+import { monitorCheckRunId, recordMonitorCheck, seriesRuns } from '../../src/activities/index.js';
 import { changesCommand } from '../../src/cli/commands/changes.js';
 import { startWebhookServer, type WebhookDecision, type WebhookServer } from '../../src/webhooks/index.js';
 
@@ -106,4 +107,35 @@ test('two checks around a site change are read back by `webdata changes` as a se
   assert.equal(again.written, false);
   assert.equal((await seriesRuns(store, SERIES)).length, 2);
   assert.ok(decisions.filter((d) => d.type === 'monitor.check.completed').every((d) => d.outcome === 'recorded'), JSON.stringify(decisions));
+});
+
+test('a check judged by the service\'s model: each new page\'s judgment is kept in the series run', async () => {
+  const site = service.siteUrl!;
+  // The judgment names the page it was asked about, so a record shows it kept its own.
+  const model = await startModelServer((chat: Chat) => {
+    const url = /<(?:diff|page) url="([^"]*)">/.exec(chat.messages.find((m) => m.role === 'user')?.content ?? '')?.[1] ?? '';
+    return { meaningful: true, confidence: 'medium', reason: `judged ${url}`, meaningfulChanges: [{ type: 'added', before: null, after: url, reason: 'a new page' }] };
+  });
+  const restore = useModel(model.url);
+  try {
+    const series = 'judged-watch';
+    const created = await api.createMonitor({
+      name: 'judged',
+      schedule: { text: 'daily' },
+      targets: [{ type: 'scrape', urls: [`${site}/about`, `${site}/docs`] }],
+      goal: 'Tell me about new pages',
+      webhook: { url: rx.url, metadata: { series }, events: ['monitor.check.completed'] },
+    });
+    const check = await api.runMonitor(created.data.id);
+    await until('the judged check recorded', async () => ((await seriesRuns(store, series)).length === 1 ? true : undefined));
+    const records: Array<{ url: string; judgment?: unknown }> = [];
+    for await (const d of store.readDocuments(monitorCheckRunId(check.id))) records.push(d as { url: string; judgment?: unknown });
+    assert.equal(records.length, 2);
+    for (const r of records) {
+      assert.deepEqual(r.judgment, { meaningful: true, confidence: 'medium', reason: `judged ${r.url}`, meaningfulChanges: [{ type: 'added', before: null, after: r.url, reason: 'a new page' }] }, r.url);
+    }
+  } finally {
+    restore();
+    await model.close();
+  }
 });
