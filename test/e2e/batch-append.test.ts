@@ -63,7 +63,9 @@ describe('issue 28 on the local service', () => {
     assert.equal(new Set(stored).size, urls);
     assert.equal(batch?.documents, urls);
     assert.equal(result.credits.spent, 1 + urls, 'map, then one credit a page, the first 3 counted once');
-    await recordHistory(stack.temporal.client, handle.workflowId, 'batch-append');
+    // 'batch-append' (kept) was recorded before the appended job's follower went on from its
+    // cursor (patch batch-append-follows-on); this run records the path with the patch.
+    await recordHistory(stack.temporal.client, handle.workflowId, 'batch-append-follows-on');
   });
 
   test('a crawl cut at the team\'s credits without an error: a credits event, the summary line, the run partial', async () => {

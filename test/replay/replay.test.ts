@@ -8,7 +8,7 @@ import { WORKFLOWS_PATH } from '../../src/worker.js';
 import { decodeHistory, HISTORIES_DIR, HISTORY_EXTENSION } from '../helpers/histories.js';
 import { quietTemporalLogs } from '../helpers/temporal.js';
 
-const REQUIRED = ['success', 'failure-repaired', 'budget-stop', 'cancelled', 'tenant-budget', 'batch-append', 'limit-cut', 'agent-polled', 'lost-job-recovered'];
+const REQUIRED = ['success', 'failure-repaired', 'budget-stop', 'cancelled', 'tenant-budget', 'batch-append', 'batch-append-follows-on', 'limit-cut', 'agent-polled', 'lost-job-recovered'];
 
 test('recorded histories of every path replay against the current workflow code', async () => {
   quietTemporalLogs();
