@@ -59,6 +59,10 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
   const governor = governorOf(pipeline);
   // Clamped: the URLs left may join the job later, when the budget is raised (batch-append.ts).
   // A governed batch comes in chunks, each its own job (batch-chunks.ts): nothing to append to.
+  // A stage retried after a support repair starts a new job, never an append: the repair only
+  // follows a failed stage and only changes scrapeOptions or maxConcurrency (DEFAULT_FIXABLE_FIELDS),
+  // both of which an appended job ignores for its own; it adds no URL (the retry takes the same
+  // list again); and a failed job refuses appendToId (409).
   if (!state.activeJob) {
     state.batchAppend = undefined;
     if (!governor && count < wanted && patched(BATCH_APPEND_ON_RAISE)) state.batchAppend = { wanted, taken: count, additions: 0 };
