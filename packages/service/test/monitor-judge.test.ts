@@ -1,8 +1,10 @@
 // The monitor's AI judge on the local service, against the deterministic loopback model: with a
 // goal and a model, new and changed pages carry the model's judgment (same pages are not asked
-// about); a malformed answer leaves the page without one and is logged; judgeEnabled false, or
-// no model configured, leaves every page without one.
+// about), also in their monitor.page webhooks; a malformed answer leaves the page without one
+// and is logged; judgeEnabled false, or no model configured, leaves every page without one.
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startModelServer, useModel, type Chat, type ModelServer } from '../../../test/helpers/openai-model.js';
 import { createServiceApp, type ServiceApp } from '../src/app.js';
@@ -54,6 +56,9 @@ describe('monitor judgments from the configured model', () => {
   let site: DemoSite;
   let model: ModelServer;
   let restore: () => void;
+  let receiver: Server;
+  let hookUrl: string;
+  const pageEvents: Array<{ id: string; page: Page }> = [];
   const warnings: string[] = [];
   const log: ServiceLogger = { info: () => {}, warn: (m) => { warnings.push(m); }, error: () => {} };
   let api: (method: string, path: string, body?: unknown) => Promise<ApiAnswer>;
@@ -61,6 +66,17 @@ describe('monitor judgments from the configured model', () => {
   before(async () => {
     site = await startDemoSite({ port: 0, pages: 20, seed: 5 });
     model = await startModelServer(answer);
+    receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string; id: string; data: Page[] };
+        if (body.type === 'monitor.page') pageEvents.push({ id: body.id, page: body.data[0] });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     restore = useModel(model.url);
     app = createServiceApp({ teams: [team('a', { credits: 100_000 })], scrapeEngine: createHttpScrapeEngine({ cache: false }), logger: log });
     server = await listen(app.listener, { port: 0 });
@@ -74,6 +90,7 @@ describe('monitor judgments from the configured model', () => {
     await app.close();
     await model.close();
     await site.close();
+    await new Promise<void>((r) => receiver.close(() => r()));
   });
 
   const revised = () => `${site.url}${REVISED_PATHS[0]}`;
@@ -85,18 +102,18 @@ describe('monitor judgments from the configured model', () => {
     return created.body.data.id as string;
   }
 
-  async function check(id: string): Promise<Map<string, Page>> {
+  async function check(id: string): Promise<Map<string, Page> & { checkId?: string }> {
     const run = await api('POST', `/v2/monitor/${id}/run`);
     assert.equal(run.status, 200, run.text);
     const done = await until('the check to finish', async () => {
       const r = await api('GET', `/v2/monitor/${id}/checks/${run.body.id}?limit=100`);
       return r.body?.data?.finishedAt ? r : undefined;
     });
-    return new Map((done.body.data.pages as Page[]).map((p) => [p.url, p]));
+    return Object.assign(new Map((done.body.data.pages as Page[]).map((p) => [p.url, p])), { checkId: run.body.id as string });
   }
 
   test('new and changed pages carry the model\'s judgment; same pages are not asked about; a malformed answer is logged, not kept', async () => {
-    const id = await monitor({ goal: GOAL });
+    const id = await monitor({ goal: GOAL, webhook: { url: hookUrl, events: ['monitor.page'] } });
     const chatsBefore = model.chats.length;
     const one = await check(id);
     assert.equal(one.get(revised())?.status, 'new');
@@ -105,6 +122,13 @@ describe('monitor judgments from the configured model', () => {
     assert.equal('judgment' in (one.get(about()) ?? {}), false, 'an answer of another shape is no judgment');
     assert.ok(warnings.some((w) => w.includes(id) && w.includes(about())), warnings.join('\n'));
     assert.equal(model.chats.length - chatsBefore, 2, 'one question per new page');
+    // The page's webhook is sent once it is judged: it carries the same judgment.
+    const sent = await until('the monitor.page webhooks of the first check', async () => {
+      const mine = pageEvents.filter((e) => e.id === one.checkId);
+      return mine.length >= 2 ? mine : undefined;
+    });
+    assert.deepEqual(sent.find((e) => e.page.url === revised())?.page.judgment, one.get(revised())?.judgment);
+    assert.equal('judgment' in (sent.find((e) => e.page.url === about())?.page ?? {}), false);
 
     site.setRevision(1);
     const asked = model.chats.length;
