@@ -163,7 +163,7 @@ new, changed, unchanged and removed pages, their URLs and, with --diff, a unifie
 changed page. A schedule's series is its id (input.changes.series names another). --run picks
 another run of the series. The store is --store, else WEBDATA_STORE, else .data/store.`,
   monitor: `usage: webdata monitor create <name> <url>... [--crawl] [--every TEXT | --cron EXPR] [--timezone TZ]
-                              [--webhook URL] [--series NAME] [--crawl-limit N] [--retention-days N]
+                              [--webhook URL] [--series NAME] [--crawl-limit N] [--retention-days N] [--goal TEXT]
        webdata monitor list | run <monitor-id> [--wait] | checks <monitor-id> [--check CHECK-ID] | delete <monitor-id>
 
 The service's own recurring checks (POST /v2/monitor): the service scrapes the URLs (or, with
@@ -172,8 +172,9 @@ error against its previous check. --every takes "every 15 minutes", "every 6 hou
 --cron a cron expression (--timezone, default UTC). With --webhook the service posts
 monitor.check.completed there; a \`webdata webhooks\` receiver (or \`webdata dev\`'s) records
 each check as a run of the series --series (default monitor-<id>) that \`webdata changes\` reads.
-run --wait waits for the check to finish; checks --check lists one check's pages. --json for
-machine output. Needs WEBDATA_API_URL and WEBDATA_API_KEY; no Temporal. A server without
+--goal (at most 2,000 characters) asks the service's model to judge each new or changed page
+against it. run --wait waits for the check to finish; checks --check lists one check's pages
+and their judgments. --json for machine output. Needs WEBDATA_API_URL and WEBDATA_API_KEY; no Temporal. A server without
 monitor routes (the open-source server) answers one line pointing at \`webdata schedule\`.`,
   parse: `usage: webdata parse <file>... [--budget N] [--concurrency N] [--attempts N] [--formats LIST]
                      [--run-id ID] [--task-queue Q] [--workflow-id ID] [--json] [--no-wait]

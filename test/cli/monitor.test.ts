@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { startLocalService, type LocalService } from '../../packages/service/src/index.js';
+import { startModelServer, useModel, type Chat } from '../helpers/openai-model.js';
 
 const team = { id: 'a', apiKeys: ['key-a'], credits: 100_000, rateLimits: {}, concurrency: 4, maxBrowserSessions: 1, features: { ignoreRobotsTxt: false, zeroDataRetention: false, searchEnterprise: [] } };
 let service: LocalService;
@@ -58,4 +59,29 @@ test('bad flags are one line with exit 2; a server without monitor routes is one
   const missing = await webdata(['monitor', 'list'], oss.url);
   assert.equal(missing.code, 1);
   assert.match(missing.err.trim(), /^webdata monitor: http:\/\/127\.0\.0\.1:\d+ has no monitor routes \(the open-source server has none\): use `webdata schedule` for recurring runs there$/);
+});
+
+test('--goal: the service\'s model judges each new page and `checks --check` prints the judgment; a goal over 2,000 characters is one line', async () => {
+  const model = await startModelServer((chat: Chat) => {
+    const url = /<(?:diff|page) url="([^"]*)">/.exec(chat.messages.find((m) => m.role === 'user')?.content ?? '')?.[1] ?? '';
+    return { meaningful: true, confidence: 'low', reason: `new page ${new URL(url).pathname}`, meaningfulChanges: [] };
+  });
+  const restore = useModel(model.url);
+  try {
+    const created = await webdata(['monitor', 'create', 'judged', `${service.siteUrl}/about`, '--every', 'daily', '--goal', 'Tell me about new pages', '--json'], service.url);
+    assert.equal(created.code, 0, created.err);
+    const id = (JSON.parse(created.out) as { id: string }).id;
+    const run = await webdata(['monitor', 'run', id, '--wait', '--json'], service.url);
+    assert.equal(run.code, 0, run.err);
+    const check = (JSON.parse(run.out) as { id: string }).id;
+    const pages = await webdata(['monitor', 'checks', id, '--check', check], service.url);
+    assert.match(pages.out, /new\s+http:\/\/127\.0\.0\.1:\d+\/about\n\s+judged meaningful \(low\): new page \/about\n/);
+    assert.equal(model.chats.length, 1);
+  } finally {
+    restore();
+    await model.close();
+  }
+  const long = await webdata(['monitor', 'create', 'x', `${service.siteUrl}/about`, '--every', 'daily', '--goal', 'g'.repeat(2001)], service.url);
+  assert.equal(long.code, 2);
+  assert.match(long.err.trim(), /^webdata monitor: monitor body: goal: must have at most 2000 characters$/);
 });

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { WebDataClient, isWebDataApiError, type CreateMonitorRequest, type MonitorCheck, type MonitorCheckPage } from 'webdata-client';
 import { CliError, oneLine, UsageError } from '../errors.js';
 
-const USAGE = `usage: webdata monitor create <name> <url>... [--crawl] [--every TEXT | --cron EXPR] [--timezone TZ] [--webhook URL] [--series NAME] [--crawl-limit N] [--retention-days N]
+const USAGE = `usage: webdata monitor create <name> <url>... [--crawl] [--every TEXT | --cron EXPR] [--timezone TZ] [--webhook URL] [--series NAME] [--crawl-limit N] [--retention-days N] [--goal TEXT]
        webdata monitor list | run <monitor-id> [--wait] | checks <monitor-id> [--check CHECK-ID] | delete <monitor-id>   (all take --json)`;
 
 export async function monitorCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -15,7 +15,7 @@ export async function monitorCommand(argv: string[], env: NodeJS.ProcessEnv = pr
     allowPositionals: true,
     options: {
       crawl: { type: 'boolean' }, every: { type: 'string' }, cron: { type: 'string' }, timezone: { type: 'string' },
-      webhook: { type: 'string' }, series: { type: 'string' }, 'crawl-limit': { type: 'string' }, 'retention-days': { type: 'string' },
+      webhook: { type: 'string' }, series: { type: 'string' }, 'crawl-limit': { type: 'string' }, 'retention-days': { type: 'string' }, goal: { type: 'string' },
       wait: { type: 'boolean' }, check: { type: 'string' }, json: { type: 'boolean' },
     },
   });
@@ -58,7 +58,10 @@ export async function monitorCommand(argv: string[], env: NodeJS.ProcessEnv = pr
           for await (const page of api.monitorCheckPages(id, first)) pages.push(...page.data.pages);
           print({ ...first.data, pages, next: undefined }, () => {
             console.log(`check ${first.data.id}: ${first.data.status} · ${summaryLine(first.data.summary)}`);
-            for (const p of pages) console.log(`  ${p.status.padEnd(7)}  ${p.url}${p.error ? `  (${p.error})` : ''}`);
+            for (const p of pages) {
+              console.log(`  ${p.status.padEnd(7)}  ${p.url}${p.error ? `  (${p.error})` : ''}`);
+              if (p.judgment) console.log(`           judged ${p.judgment.meaningful ? 'meaningful' : 'not meaningful'} (${p.judgment.confidence}): ${oneLine(p.judgment.reason)}`);
+            }
           });
           return 0;
         }
@@ -95,7 +98,7 @@ function one(args: string[], sub: string): string {
   return args[0];
 }
 
-type Flags = { crawl?: boolean; every?: string; cron?: string; timezone?: string; webhook?: string; series?: string; 'crawl-limit'?: string; 'retention-days'?: string };
+type Flags = { crawl?: boolean; every?: string; cron?: string; timezone?: string; webhook?: string; series?: string; 'crawl-limit'?: string; 'retention-days'?: string; goal?: string };
 
 function createBody(args: string[], f: Flags): CreateMonitorRequest {
   const [name, ...urls] = args;
@@ -118,6 +121,8 @@ function createBody(args: string[], f: Flags): CreateMonitorRequest {
     targets,
     ...(f.webhook ? { webhook: { url: f.webhook, events: ['monitor.check.completed' as const], ...(f.series ? { metadata: { series: f.series } } : {}) } } : {}),
     ...(retentionDays !== undefined ? { retentionDays } : {}),
+    // The client checks the goal against the contract's limit before anything is sent.
+    ...(f.goal !== undefined ? { goal: f.goal } : {}),
   };
 }
 
