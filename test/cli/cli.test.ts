@@ -12,6 +12,7 @@ import { renderProgress } from '../../src/cli/progress-view.js';
 import { getProgress } from '../../src/client/pipeline.js';
 import { runCliInProcess } from '../helpers/cli.js';
 import { jobsStarted, startStack } from '../helpers/stack.js';
+import { pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
@@ -27,7 +28,9 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): 
 }
 
 test('npm run demo: every stage, the deliberate crawl failure repaired by support ask, exit 0', async () => {
-  const { code, out, err } = await run(['lib/cli/demo.js']);
+  // The workflows from the bundle the test files share (test/helpers/workflow-bundle.ts): the
+  // demo's worker starts without running webpack.
+  const { code, out, err } = await run(['lib/cli/demo.js'], { WEBDATA_WORKFLOW_BUNDLE: await pipelineWorkflowBundle() });
   assert.equal(code, 0, `${out}\n${err}`);
   assert.match(out, /run webdata-demo-\d+: completed/);
   assert.match(out, /crawl {5}repaired/);
