@@ -33,7 +33,8 @@ async function main(): Promise<number> {
   // The demo fails one crawl on purpose: keep the worker's retry warnings out of the output.
   process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
   console.log('starting the embedded stack (Temporal dev server + UI, local service, demo site, worker, webhooks)...');
-  const stack = await startDevStack({ ui: true, log: (line) => console.log(line) });
+  // A prebuilt workflow bundle, as `webdata worker` takes it (WEBDATA_WORKFLOW_BUNDLE): no webpack at start.
+  const stack = await startDevStack({ ui: true, log: (line) => console.log(line), workflowBundlePath: process.env.WEBDATA_WORKFLOW_BUNDLE || undefined });
   try {
     console.log(`Temporal UI ${stack.temporal.uiUrl} · service ${stack.service.url} · demo site ${stack.service.siteUrl}`);
     const code = await runPipeline(stack.temporal.client, demoInput(stack.service.siteUrl as string, stack.webhook.url), {

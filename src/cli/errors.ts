@@ -58,9 +58,9 @@ export function explain(err: unknown, command: string): { message: string; exitC
 }
 
 /** Prints the failure of `webdata <command>` (stack with debug) and returns the exit code. */
-export function reportError(err: unknown, command: string, debug: boolean): number {
+export function reportError(err: unknown, command: string, debug: boolean, printError: (line: string) => void = (line) => console.error(line)): number {
   const { message, exitCode } = explain(err, command);
-  console.error(`webdata${command ? ` ${command}` : ''}: ${message}`);
-  if (debug) console.error(err instanceof Error ? err.stack ?? err.message : err);
+  printError(`webdata${command ? ` ${command}` : ''}: ${message}`);
+  if (debug) printError(err instanceof Error ? err.stack ?? err.message : String(err));
   return exitCode;
 }

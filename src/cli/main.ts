@@ -5,16 +5,25 @@ import { COMMAND_HELP, HELP } from './help.js';
 
 export { HELP };
 
+/** Where `main` writes its own lines (help, usage and failure messages); the console by default. */
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const consoleIo: CliIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
+
 function wantsHelp(args: string[]): boolean {
   const end = args.indexOf('--');
   return (end === -1 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** Runs `webdata <argv>` and returns its exit code (bin/webdata.js sets process.exitCode from it). */
+export async function main(argv: string[], io: CliIo = consoleIo): Promise<number> {
   const debug = argv.includes('--debug') || process.env.WEBDATA_DEBUG === '1';
   const [command, ...rest] = argv.filter((a) => a !== '--debug');
   if (command !== undefined && Object.hasOwn(COMMAND_HELP, command) && wantsHelp(rest)) {
-    console.log(COMMAND_HELP[command]);
+    io.out(COMMAND_HELP[command]);
     return 0;
   }
   try {
@@ -50,14 +59,14 @@ export async function main(argv: string[]): Promise<number> {
       case 'help':
       case '--help':
       case '-h':
-        if (command === 'help' && rest[0] && Object.hasOwn(COMMAND_HELP, rest[0])) console.log(COMMAND_HELP[rest[0]]);
-        else console.log(HELP);
+        if (command === 'help' && rest[0] && Object.hasOwn(COMMAND_HELP, rest[0])) io.out(COMMAND_HELP[rest[0]]);
+        else io.out(HELP);
         return 0;
       default:
-        console.error(`webdata: unknown command "${command}" (commands: ${Object.keys(COMMAND_HELP).join(', ')}; see webdata --help)`);
+        io.err(`webdata: unknown command "${command}" (commands: ${Object.keys(COMMAND_HELP).join(', ')}; see webdata --help)`);
         return 2;
     }
   } catch (err) {
-    return reportError(err, command ?? '', debug);
+    return reportError(err, command ?? '', debug, io.err);
   }
 }

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import { renderProgress } from '../../src/cli/progress-view.js';
 import { getProgress } from '../../src/client/pipeline.js';
+import { runCliInProcess } from '../helpers/cli.js';
 import { jobsStarted, startStack } from '../helpers/stack.js';
+import { pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
@@ -26,7 +28,9 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): 
 }
 
 test('npm run demo: every stage, the deliberate crawl failure repaired by support ask, exit 0', async () => {
-  const { code, out, err } = await run(['lib/cli/demo.js']);
+  // The workflows from the bundle the test files share (test/helpers/workflow-bundle.ts): the
+  // demo's worker starts without running webpack.
+  const { code, out, err } = await run(['lib/cli/demo.js'], { WEBDATA_WORKFLOW_BUNDLE: await pipelineWorkflowBundle() });
   assert.equal(code, 0, `${out}\n${err}`);
   assert.match(out, /run webdata-demo-\d+: completed/);
   assert.match(out, /crawl {5}repaired/);
@@ -43,12 +47,7 @@ test('webdata: bad input is refused before anything starts, naming the field and
   const bad = await run(['bin/webdata.js', 'run', 'http://127.0.0.1:9/', '--crawl-limit', 'lots']);
   assert.equal(bad.code, 2);
   assert.match(bad.err, /--crawl-limit: must be a whole number/);
-  const skip = await run(['bin/webdata.js', 'run', 'http://127.0.0.1:9/', '--skip', 'scrape']);
-  assert.equal(skip.code, 2);
-  assert.match(skip.err, /--skip: unknown stage "scrape"/);
-  const unknown = await run(['bin/webdata.js', 'frobnicate']);
-  assert.equal(unknown.code, 2);
-  assert.match(unknown.err, /unknown command "frobnicate"/);
+  // --skip scrape and an unknown command: among the usage errors below (in-process).
   const help = await run(['bin/webdata.js', '--help']);
   assert.equal(help.code, 0);
   assert.match(help.out, /webdata run <url>/);
@@ -58,6 +57,8 @@ test('webdata: bad input is refused before anything starts, naming the field and
 });
 
 // ---- every command's --help, and failures as one line (exit 2 usage, 1 failure, no stack) ----
+// Help, usage errors and --dry-run answer before anything connects: they run main() in this
+// process (test/helpers/cli.ts); the test above and the failures below run bin/webdata.js.
 
 const BIN = 'bin/webdata.js';
 
@@ -78,6 +79,13 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** `webdata <args>` run in this process (src/cli/main.ts's main, output captured). */
+async function inProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+  const started = Date.now();
+  const r = await runCliInProcess(args, env);
+  return { ...r, ms: Date.now() - started };
+}
+
 /** One line on stderr matching `pattern`, the exit code, and no stack trace anywhere. */
 function assertOneLineFailure(r: Ran, code: number, pattern: RegExp, what: string): void {
   const detail = `${what}\nexit ${r.code}\nstdout: ${r.out}\nstderr: ${r.err}`;
@@ -93,7 +101,7 @@ test('webdata <command> --help: every command, exit 0, no connection made', asyn
   const env = { TEMPORAL_ADDRESS: `127.0.0.1:${await closedPort()}`, WEBDATA_API_URL: '', WEBDATA_API_KEY: '' };
   for (const args of [['run', '--help'], ['status', '--help'], ['cancel', '--help'], ['schedule', '--help'], ['schedule', 'create', '--help'],
     ['export', '--help'], ['dev', '--help'], ['worker', '--help'], ['run', 'http://127.0.0.1:9/', '-h'], ['help', 'run']]) {
-    const r = await webdata(args, env);
+    const r = await inProcess(args, env);
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
     assert.equal(r.err, '', `${args.join(' ')} wrote to stderr: ${r.err}`);
     assert.match(r.out, new RegExp(`usage: webdata ${args[0] === 'help' ? args[1] : args[0]}`), args.join(' '));
@@ -129,9 +137,9 @@ test('usage errors: one line naming the flag or file and the fix, exit 2, before
     [['schedule', 'trigger'], /webdata schedule: trigger needs one schedule id/],
     [['frobnicate'], /webdata: unknown command "frobnicate"/],
   ];
-  for (const [args, pattern] of cases) assertOneLineFailure(await webdata(args, env), 2, pattern, args.join(' '));
+  for (const [args, pattern] of cases) assertOneLineFailure(await inProcess(args, env), 2, pattern, args.join(' '));
   // --debug adds the stack trace.
-  const debug = await webdata(['run', 'http://127.0.0.1:9/', '--crawl-limit=-5', '--debug'], env);
+  const debug = await inProcess(['run', 'http://127.0.0.1:9/', '--crawl-limit=-5', '--debug'], env);
   assert.equal(debug.code, 2);
   assert.match(debug.err, /\n\s+at /);
 });
@@ -140,7 +148,7 @@ test('--dry-run prints the merged input: flags override single fields of --input
   const dir = mkdtempSync(join(tmpdir(), 'webdata-cli-'));
   const file = join(dir, 'input.json');
   writeFileSync(file, JSON.stringify({ url: 'https://example.com/', crawl: { limit: 50 }, budget: { credits: 10, monthlyCap: 500 }, select: { include: ['^/docs', '^/blog'] } }));
-  const r = await webdata(['run', '--input', file, '--depth', '2', '--budget', '99', '--search', 'pricing', '--dry-run'], { TEMPORAL_ADDRESS: `127.0.0.1:${await closedPort()}` });
+  const r = await inProcess(['run', '--input', file, '--depth', '2', '--budget', '99', '--search', 'pricing', '--dry-run'], { TEMPORAL_ADDRESS: `127.0.0.1:${await closedPort()}` });
   assert.equal(r.code, 0, r.err);
   assert.deepEqual(JSON.parse(r.out), {
     url: 'https://example.com/',
@@ -149,19 +157,21 @@ test('--dry-run prints the merged input: flags override single fields of --input
     select: { include: ['^/docs', '^/blog'], search: 'pricing' },
   });
   // A schedule's runs compare with its previous run: series = the schedule id, unless --no-changes.
-  const scheduled = await webdata(['schedule', 'create', 'shop-daily', 'https://example.com/', '--every', '1d', '--changes-webhook', 'https://hooks.example.com/c', '--dry-run']);
+  const scheduled = await inProcess(['schedule', 'create', 'shop-daily', 'https://example.com/', '--every', '1d', '--changes-webhook', 'https://hooks.example.com/c', '--dry-run']);
   assert.equal(scheduled.code, 0, scheduled.err);
   assert.deepEqual(JSON.parse(scheduled.out).changes, { series: 'shop-daily', webhookUrl: 'https://hooks.example.com/c' });
-  const plain = await webdata(['schedule', 'create', 'shop-daily', 'https://example.com/', '--every', '1d', '--no-changes', '--dry-run']);
+  const plain = await inProcess(['schedule', 'create', 'shop-daily', 'https://example.com/', '--every', '1d', '--no-changes', '--dry-run']);
   assert.equal(JSON.parse(plain.out).changes, undefined);
-  const noCredits = await webdata(['run', 'https://example.com/', '--monthly-cap', '5', '--dry-run']);
+  const noCredits = await inProcess(['run', 'https://example.com/', '--monthly-cap', '5', '--dry-run']);
   assertOneLineFailure(noCredits, 2, /--monthly-cap needs a run budget too: add --budget N/, 'monthly cap alone');
 });
 
 test('Temporal unreachable: one line naming the address and the fix, exit 1, within seconds', async (t) => {
   const address = `127.0.0.1:${await closedPort()}`;
+  // The commands probe the address before making a connection: in-process, nothing is left
+  // open. The worker's connection is the Rust core's: it runs as its own process.
   for (const args of [['status', 'some-run'], ['cancel', 'some-run'], ['schedule', 'list'], ['run', 'http://127.0.0.1:9/'], ['worker']]) {
-    const r = await webdata(args, { TEMPORAL_ADDRESS: address, WEBDATA_API_URL: 'http://127.0.0.1:9', WEBDATA_API_KEY: 'k', WEBDATA_STORE: tmpdir(), TEMPORAL_LOG_LEVEL: 'ERROR' });
+    const r = await (args[0] === 'worker' ? webdata : inProcess)(args, { TEMPORAL_ADDRESS: address, WEBDATA_API_URL: 'http://127.0.0.1:9', WEBDATA_API_KEY: 'k', WEBDATA_STORE: tmpdir(), TEMPORAL_LOG_LEVEL: 'ERROR' });
     assertOneLineFailure(r, 1, new RegExp(`webdata ${args[0]}: cannot reach Temporal at ${address} \\(namespace default\\): connection refused.*webdata dev.*TEMPORAL_ADDRESS`), args.join(' '));
     t.diagnostic(`${args.join(' ')}: answered in ${r.ms} ms`);
     // The goal is < 5 s; the bound is loose so a loaded CI machine does not flake.
@@ -192,6 +202,8 @@ test('progress bars: a running job fills against its own total, never full befor
   assert.match(p({ status: 'cancelled', documents: 0, reason: 'run cancelled' })[1], /crawl {5}\s{20} cancelled .*run cancelled/);
 });
 
+// status, cancel and schedule answer in this process (they connect, answer and close the
+// connection); a run, and its Ctrl-C, run bin/webdata.js.
 describe('against a running stack', () => {
   let stack: DevStack;
   let env: NodeJS.ProcessEnv;
@@ -206,7 +218,7 @@ describe('against a running stack', () => {
 
   test('unknown workflow id: status and cancel say so in one line, exit 1', async () => {
     for (const command of ['status', 'cancel']) {
-      const r = await webdata([command, 'no-such-run'], env);
+      const r = await inProcess([command, 'no-such-run'], env);
       assertOneLineFailure(r, 1, new RegExp(`webdata ${command}: no run with workflow id no-such-run in namespace ${stack.temporal.namespace} at ${stack.temporal.address}`), command);
     }
   });
@@ -214,18 +226,18 @@ describe('against a running stack', () => {
   test('schedule errors: bad cron, duplicate id, unknown id — one line each', async () => {
     const id = `cli-sched-${Date.now()}`;
     const site = stack.service.siteUrl as string;
-    const badCron = await webdata(['schedule', 'create', id, `${site}/`, '--cron', '99 99 * * *'], env);
+    const badCron = await inProcess(['schedule', 'create', id, `${site}/`, '--cron', '99 99 * * *'], env);
     assertOneLineFailure(badCron, 2, /webdata schedule: --cron: Temporal refused "99 99 \* \* \*": .*not in range.*e\.g\. "0 3 \* \* \*"/, 'bad cron');
-    const created = await webdata(['schedule', 'create', id, `${site}/`, '--every', '1d', '--paused', '--task-queue', stack.taskQueue], env);
+    const created = await inProcess(['schedule', 'create', id, `${site}/`, '--every', '1d', '--paused', '--task-queue', stack.taskQueue], env);
     assert.equal(created.code, 0, created.err);
     try {
-      const dup = await webdata(['schedule', 'create', id, `${site}/`, '--every', '1d', '--paused'], env);
+      const dup = await inProcess(['schedule', 'create', id, `${site}/`, '--every', '1d', '--paused'], env);
       assertOneLineFailure(dup, 1, new RegExp(`webdata schedule: schedule ${id} already exists: .*webdata schedule delete ${id}`), 'duplicate');
     } finally {
-      assert.equal((await webdata(['schedule', 'delete', id], env)).code, 0);
+      assert.equal((await inProcess(['schedule', 'delete', id], env)).code, 0);
     }
     for (const sub of ['pause', 'unpause', 'delete', 'trigger']) {
-      const r = await webdata(['schedule', sub, 'no-such-schedule'], env);
+      const r = await inProcess(['schedule', sub, 'no-such-schedule'], env);
       assertOneLineFailure(r, 1, /webdata schedule: no schedule no-such-schedule in this namespace: `webdata schedule list`/, sub);
     }
   });
@@ -240,7 +252,7 @@ describe('against a running stack', () => {
     assert.match(r.out, /crawl {5}skipped · 0 credits · mode batch/);
     assert.match(r.out, /batch {5}completed · 3 docs/);
     assert.deepEqual(await jobsStarted(stack, 'crawl', since), [], 'batch mode started a crawl');
-    const cancel = await webdata(['cancel', id], env);
+    const cancel = await inProcess(['cancel', id], env);
     assert.equal(cancel.code, 0, cancel.err);
     assert.match(cancel.out, new RegExp(`run ${id} already ended: it completed at .*; nothing to cancel`));
   });
@@ -273,17 +285,17 @@ describe('against a running stack', () => {
     assertOneLineFailure({ code, out, err, ms: 0 }, 130, new RegExp(`stopped following ${id}; the run goes on\\. Follow it: webdata status ${id} · cancel it: webdata cancel ${id}`), 'Ctrl-C');
     assert.equal((await stack.temporal.client.workflow.getHandle(id).describe()).status.name, 'RUNNING', 'Ctrl-C must not stop the run');
 
-    const cancel = await webdata(['cancel', id], env);
+    const cancel = await inProcess(['cancel', id], env);
     assert.equal(cancel.code, 0, cancel.err);
     assert.match(cancel.out, new RegExp(`cancellation requested for ${id}`));
     await assert.rejects(stack.temporal.client.workflow.getHandle(id).result(), /cancel/i);
-    const status = await webdata(['status', id, '--json'], env);
+    const status = await inProcess(['status', id, '--json'], env);
     assert.equal(status.code, 0, status.err);
     const progress = JSON.parse(status.out) as { status: string; stages: Record<string, { status: string }> };
     assert.equal(progress.status, 'cancelled');
     assert.equal(progress.stages.interact?.status, 'cancelled');
     assert.ok(!Object.values(progress.stages).some((s) => s.status === 'running'), status.out);
-    const again = await webdata(['cancel', id], env);
+    const again = await inProcess(['cancel', id], env);
     assert.equal(again.code, 0, again.err);
     assert.match(again.out, new RegExp(`run ${id} already ended: it was cancelled`));
   });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DevStack } from '../../src/cli/dev-stack.js';
+import { runCliInProcess } from '../helpers/cli.js';
 import { makeDocx, makePdf } from '../helpers/documents.js';
 import { startStack } from '../helpers/stack.js';
 
@@ -28,8 +29,10 @@ function webdata(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string, time
 // A closed port: anything that tried to connect would fail with exit 1, not the usage exit 2.
 const NOWHERE = { TEMPORAL_ADDRESS: '127.0.0.1:9' };
 
+// Help and bad input answer before anything connects: main() in this process (test/helpers/cli.ts);
+// the stack case below runs bin/webdata.js.
 test('webdata parse --help and bad input answer without connecting', async () => {
-  const help = await webdata(['parse', '--help'], NOWHERE);
+  const help = await runCliInProcess(['parse', '--help'], NOWHERE);
   assert.equal(help.code, 0);
   assert.match(help.out, /^usage: webdata parse <file>\.\.\./);
   const cases: Array<[string[], RegExp]> = [
@@ -39,7 +42,7 @@ test('webdata parse --help and bad input answer without connecting', async () =>
     [['parse', 'a.txt', '--formats', 'markdown,nope'], /^webdata parse: invalid input: options\.formats\.1/],
   ];
   for (const [args, message] of cases) {
-    const r = await webdata(args, NOWHERE);
+    const r = await runCliInProcess(args, NOWHERE);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
     assert.match(r.err, message);
     assert.equal(r.err.trim().split('\n').length, 1, r.err);

@@ -14,9 +14,16 @@ export async function startStack(options: DevStackOptions = {}): Promise<DevStac
   return startDevStack({ ui: false, sitePages: 60, workflowBundlePath: await pipelineWorkflowBundle(), ...options });
 }
 
+/**
+ * How often a test's run polls its jobs unless its input says: from 200 ms, backing off to 1 s
+ * (the default backs off to 30 s, so a run without webhooks could see a finished job half a
+ * minute late). What a test asserts does not depend on it; only how soon the run goes on.
+ */
+export const TEST_POLLING = { minIntervalMs: 200, maxIntervalMs: 1_000 } as const;
+
 let counter = 0;
 export async function runToEnd(stack: DevStack, input: PipelineInput, id = `t-${Date.now()}-${++counter}`): Promise<{ id: string; result: PipelineResult }> {
-  const handle = await startPipeline(stack.temporal.client, input, { taskQueue: stack.taskQueue, workflowId: id });
+  const handle = await startPipeline(stack.temporal.client, { polling: TEST_POLLING, ...input }, { taskQueue: stack.taskQueue, workflowId: id });
   return { id, result: await handle.result() };
 }
 

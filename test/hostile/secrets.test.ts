@@ -21,6 +21,7 @@ import type { PipelineInput } from '../../src/workflows/input.js';
 import { startLocalService, type LocalService } from '../../packages/service/src/index.js';
 import { startTestTemporal } from '../helpers/temporal.js';
 import { spawnWorker, type WorkerProcess } from '../chaos/harness.js';
+import { pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
 
 const KEY = `sk-live-${randomUUID()}`;
 const SECRET = `whsec-${randomUUID()}`;
@@ -40,7 +41,8 @@ const workerLog: string[] = [];
 const receiverLog: string[] = [];
 const serviceLog: string[] = [];
 const webhookOutcomes: string[] = [];
-const runs: string[] = [];
+/** The runs' workflow ids by name (ok, forbidden, echo). */
+const runs = new Map<string, string>();
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'webdata-secrets-'));
@@ -80,11 +82,12 @@ before(async () => {
     onDecision: (d) => webhookOutcomes.push(d.outcome),
   });
   store = new FilesystemStore({ root: join(dir, 'store') });
+  // The workflows bundled once (cached across test files), both workers started together.
+  const bundlePath = await pipelineWorkflowBundle();
   for (const [apiUrl, queue] of [[service.url, 'secrets'], [echoUrl, 'secrets-echo']]) {
-    const w = spawnWorker({ temporalAddress: env.address, serviceUrl: apiUrl, apiKey: KEY, store: join(dir, 'store'), taskQueue: queue, logLevel: 'DEBUG' }, workerLog);
-    workers.push(w);
-    await w.ready;
+    workers.push(spawnWorker({ temporalAddress: env.address, serviceUrl: apiUrl, apiKey: KEY, store: join(dir, 'store'), taskQueue: queue, logLevel: 'DEBUG', bundlePath }, workerLog));
   }
+  await Promise.all(workers.map((w) => w.ready));
 });
 
 after(async () => {
@@ -100,8 +103,9 @@ after(async () => {
 
 async function runPipeline(input: PipelineInput, queue: string, name: string) {
   const workflowId = `secrets-${name}-${Date.now()}`;
-  runs.push(workflowId);
-  const handle = await startPipeline(env.client, input, { taskQueue: queue, workflowId });
+  runs.set(name, workflowId);
+  // Jobs polled from 200 ms backing off to 1 s (the default backs off to 30 s): only how soon the run goes on.
+  const handle = await startPipeline(env.client, { polling: { minIntervalMs: 200, maxIntervalMs: 1_000 }, ...input }, { taskQueue: queue, workflowId });
   return handle.result();
 }
 
@@ -136,6 +140,9 @@ function findSecrets(where: string, text: string): string[] {
 
 test('pipelines that succeed (with webhooks), fail on the service, and fail on a server echoing the token', { timeout: 600_000 }, async () => {
   const site = service.siteUrl as string;
+  // The echoing server's run has its own worker and server: it runs beside the first one.
+  const echoed = runPipeline({ url: `${site}/`, stages: { interact: false } }, 'secrets-echo', 'echo');
+  echoed.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   const ok = await runPipeline({
     url: `${site}/`,
     select: { include: ['^/docs', '^/blog/post-'] },
@@ -160,16 +167,16 @@ test('pipelines that succeed (with webhooks), fail on the service, and fail on a
     service.faults.set('secrets', undefined);
   }
 
-  const echoed = await runPipeline({ url: `${site}/`, stages: { interact: false } }, 'secrets-echo', 'echo');
-  assert.equal(echoed.status, 'failed', JSON.stringify(echoed.stages));
-  assert.match(String(echoed.stages.map?.reason), /HTTP 400/);
+  const echo = await echoed;
+  assert.equal(echo.status, 'failed', JSON.stringify(echo.stages));
+  assert.match(String(echo.stages.map?.reason), /HTTP 400/);
 });
 
 test('the API key and the webhook secret appear nowhere', async () => {
-  assert.equal(runs.length, 3, 'the pipelines did not all run');
+  assert.deepEqual([...runs.keys()].sort(), ['echo', 'forbidden', 'ok'], 'the pipelines did not all run');
   const found: string[] = [];
   let sawInput = false;
-  for (const id of runs) {
+  for (const id of runs.values()) {
     const handle = env.client.workflow.getHandle(id);
     const history = await handle.fetchHistory();
     // The server's own encoding (bytes as they are stored) and every decoded string in it.
@@ -187,7 +194,7 @@ test('the API key and the webhook secret appear nowhere', async () => {
   // The scan reads decoded payloads (or it would prove nothing): the input URL is in them, and
   // the echoing server's message did reach the history, with the token redacted.
   assert.ok(sawInput, 'the history scan did not see the decoded input');
-  const echoHistory = texts(await env.client.workflow.getHandle(runs[2]).fetchHistory()).join('\n');
+  const echoHistory = texts(await env.client.workflow.getHandle(runs.get('echo') as string).fetchHistory()).join('\n');
   assert.match(echoHistory, /Invalid request with token Bearer \[REDACTED\]/);
 
   const log = workerLog.join('');
