@@ -21,6 +21,8 @@ import type { CollectCursor, CollectInput, CollectResult, FollowJobInput, Follow
 
 type Cursor = CollectCursor;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** Shortest time between two heartbeats of a collector's cursor (its heartbeat timeout is 10 s). */
+const CURSOR_BEAT_MS = 1_000;
 
 /** Why this status page shows the service ignores `skip`/`limit`, or undefined when it honours them. */
 export function ignoresPaging(res: JobStatusResponse, askedSkip: number, pageSize: number, repeated: boolean): string | undefined {
@@ -83,7 +85,17 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
     const tracker = input.changes
       ? new ChangeTracker(store, input.runId, input.jobId, input.changes.previousRunId, () => scope.heartbeat(cursor))
       : undefined;
-    const beat = () => scope.heartbeat(cursor);
+    // The cursor's heartbeat at most every CURSOR_BEAT_MS: each call crosses into the SDK (and
+    // its payload encoding) although the server hears of it only every few seconds anyway. A
+    // retry resumes from the last one sent; appends are idempotent by job id + URL, so pages
+    // stored since are not stored twice.
+    let beatAt = 0;
+    const beat = () => {
+      const now = Date.now();
+      if (now - beatAt < CURSOR_BEAT_MS) return;
+      beatAt = now;
+      scope.heartbeat(cursor);
+    };
     // Read once per call: what the lost job stored does not change any more.
     let skipKeys: Promise<Set<string>> | undefined;
     const storedElsewhere = () => (skipKeys ??= storedKeys(store, input.runId, input.skipStoredOf ?? [], beat));
@@ -160,7 +172,7 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
       };
     }
 
-    return { scope, cursor, pageSize, read, storePage, finish };
+    return { scope, cursor, pageSize, read, storePage, finish, beat };
   }
 
   /** Collects a job's results from the cursor on, until a page brings nothing new or no `next`. */
@@ -187,6 +199,11 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
     const began = Date.now();
     const sliceMs = input.sliceMs ?? deps.followSliceMs ?? 5 * 60_000;
     const idleMs = deps.followIdleMs ?? 500;
+    const maxIdleMs = Math.max(idleMs, deps.followMaxIdleMs ?? 1_000);
+    // The pause grows (×1.5 up to maxIdleMs) while reads bring less than a quarter page: a slow
+    // job costs reads in proportion to its pages, not to its duration (each read is a request
+    // and a store append); a read that brings more goes back to idleMs.
+    let pause = idleMs;
     return mapFailures(async () => {
       const s = session(input);
       const { signal } = s.scope;
@@ -214,9 +231,10 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
           // Behind (a full page came): read on at once. Caught up: read at most every idleMs,
           // so pages come in batches rather than one request per scraped page.
           if (fresh > 0 && (res.data?.length ?? 0) >= s.pageSize) continue;
+          pause = fresh * 4 >= s.pageSize ? idleMs : Math.min(maxIdleMs, Math.round(pause * 1.5));
           const held = Date.now() - askedAt;
-          if (held < idleMs) await idle(idleMs - held, signal);
-          s.scope.heartbeat(s.cursor);
+          if (held < pause) await idle(pause - held, signal);
+          s.beat();
         }
       } catch (err) {
         // Cancelled (a continue-as-new hands over, or the run was cancelled): what is stored

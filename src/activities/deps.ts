@@ -15,6 +15,8 @@ export interface ActivityDeps {
   collectPageSize?: number;
   /** Following a running job: pause after a quick answer that brought nothing new; default 500 ms. */
   followIdleMs?: number;
+  /** Following a slow job: the pause grows up to this while reads bring less than a quarter page; default 1 s (at least followIdleMs). */
+  followMaxIdleMs?: number;
   /** Following a running job: longest single activity call before it hands its cursor back; default 5 min. */
   followSliceMs?: number;
   /** Heartbeat period of long calls; default 5 s. */

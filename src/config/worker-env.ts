@@ -17,6 +17,8 @@ const envSchema = z.object({
   WEBDATA_MAX_CONCURRENT_WORKFLOW_TASKS: positiveInt('WEBDATA_MAX_CONCURRENT_WORKFLOW_TASKS').optional(),
   WEBDATA_MAX_ACTIVITIES_PER_SECOND: positiveNumber('WEBDATA_MAX_ACTIVITIES_PER_SECOND').optional(),
   WEBDATA_WORKFLOW_THREADS: positiveInt('WEBDATA_WORKFLOW_THREADS').optional(),
+  WEBDATA_MAX_CACHED_WORKFLOWS: positiveInt('WEBDATA_MAX_CACHED_WORKFLOWS').optional(),
+  WEBDATA_FOLLOW_MAX_IDLE_MS: positiveInt('WEBDATA_FOLLOW_MAX_IDLE_MS').optional(),
   WEBDATA_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   WEBDATA_API_TIMEOUT_MS: positiveInt('WEBDATA_API_TIMEOUT_MS').optional(),
   WEBDATA_COLLECT_PAGE_SIZE: positiveInt('WEBDATA_COLLECT_PAGE_SIZE').optional(),
@@ -43,6 +45,18 @@ export interface WorkerSettings {
   maxConcurrentWorkflowTasks?: number;
   /** Threads that run workflow code (each with its own V8 context). */
   workflowThreads?: number;
+  /**
+   * Runs kept in the worker's sticky cache (WorkerOptions.maxCachedWorkflows; default the SDK's,
+   * from the heap size). Each cached run holds its workflow modules' state; a run evicted from
+   * the cache replays its (short) history on its next task. Bounds the worker's memory when more
+   * runs are open at once than fit: see docs/benchmarks.md, "Many pipelines on one worker".
+   */
+  maxCachedWorkflows?: number;
+  /**
+   * Longest pause (ms) between two status reads of a job's follower while reads bring little
+   * (default 1,000): longer sends fewer requests for slow jobs, shorter sees a job's end sooner.
+   */
+  followMaxIdleMs?: number;
   /** Task-queue-wide activity rate: all workers together stay under the service's rate limit. */
   maxTaskQueueActivitiesPerSecond?: number;
   workflowBundlePath?: string;
@@ -102,6 +116,8 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     maxConcurrentWorkflowTasks: e.WEBDATA_MAX_CONCURRENT_WORKFLOW_TASKS,
     maxTaskQueueActivitiesPerSecond: e.WEBDATA_MAX_ACTIVITIES_PER_SECOND,
     workflowThreads: e.WEBDATA_WORKFLOW_THREADS,
+    maxCachedWorkflows: e.WEBDATA_MAX_CACHED_WORKFLOWS,
+    followMaxIdleMs: e.WEBDATA_FOLLOW_MAX_IDLE_MS,
     workflowBundlePath: e.WEBDATA_WORKFLOW_BUNDLE,
     apiTimeoutMs: e.WEBDATA_API_TIMEOUT_MS,
     collectPageSize: e.WEBDATA_COLLECT_PAGE_SIZE,

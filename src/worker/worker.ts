@@ -45,7 +45,11 @@ export interface WebDataWorkerOptions {
    * workflow thread is the worker's busiest (70% busy while 100 pipelines ran, CPU profile).
    */
   workflowThreads?: number;
+  /** Runs in the sticky cache (WorkerOptions.maxCachedWorkflows); default the SDK's (from the heap size). */
+  maxCachedWorkflows?: number;
   collectPageSize?: number;
+  /** Longest pause between a job follower's status reads (ActivityDeps.followMaxIdleMs). */
+  followMaxIdleMs?: number;
   /** robots.txt agent of the pipeline's own robots check; default `WebDataBot` (ActivityDeps.robotsUserAgent). */
   robotsUserAgent?: string;
   /** Signs the change summary webhook (ActivityDeps.changesWebhookSecret). */
@@ -87,11 +91,12 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
     ...workflowSource,
-    activities: createActivities({ client: options.client, store, collectPageSize: options.collectPageSize, robotsUserAgent: options.robotsUserAgent, changesWebhookSecret: options.changesWebhookSecret, allowPrivateAddresses: options.allowPrivateAddresses }),
+    activities: createActivities({ client: options.client, store, collectPageSize: options.collectPageSize, followMaxIdleMs: options.followMaxIdleMs, robotsUserAgent: options.robotsUserAgent, changesWebhookSecret: options.changesWebhookSecret, allowPrivateAddresses: options.allowPrivateAddresses }),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
     maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTaskExecutions,
     maxTaskQueueActivitiesPerSecond: options.maxTaskQueueActivitiesPerSecond,
     ...(options.workflowThreads ? { workflowThreadPoolSize: options.workflowThreads } : {}),
+    ...(options.maxCachedWorkflows ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
     ...(options.deployment ? {
       workerDeploymentOptions: {
         useWorkerVersioning: true,
@@ -135,7 +140,9 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
     maxConcurrentWorkflowTaskExecutions: settings.maxConcurrentWorkflowTasks,
     maxTaskQueueActivitiesPerSecond: settings.maxTaskQueueActivitiesPerSecond,
     workflowThreads: settings.workflowThreads,
+    maxCachedWorkflows: settings.maxCachedWorkflows,
     collectPageSize: settings.collectPageSize,
+    followMaxIdleMs: settings.followMaxIdleMs,
     robotsUserAgent: settings.robotsUserAgent,
     changesWebhookSecret: settings.changesWebhookSecret,
     allowPrivateAddresses: settings.allowPrivateAddresses,
@@ -192,7 +199,7 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
     : message);
   say(ready + exporting);
   // What the worker runs with, defaults resolved: the first thing to read when runs queue up.
-  say(`webdata worker: concurrency ${describeConcurrency(worker.options)}`);
+  say(`webdata worker: concurrency ${describeConcurrency(worker.options)}, follower pause up to ${settings.followMaxIdleMs ?? 1_000} ms`);
   try {
     await worker.run();
   } finally {

@@ -1,7 +1,7 @@
 // Waits for a crawl or batch job: webhook signals wake it at once, a poll with an adaptive
 // interval always reconciles (deliveries can be lost), and the budget watch cancels a job
 // whose own creditsUsed reaches what the run may still spend.
-import { condition, workflowInfo } from '@temporalio/workflow';
+import { condition, patched, workflowInfo } from '@temporalio/workflow';
 import type { JobSummary } from '../activities/types.js';
 import { cleanup, reads } from './activities.js';
 import type { PipelineRuntime } from './runtime.js';
@@ -14,7 +14,19 @@ export interface WaitOptions {
   tight: boolean;
   /** The job's end as someone else saw it (the follower): wakes the wait and answers for a poll. */
   ended?: () => JobSummary | undefined;
+  /** The follower stopped (stored everything, handed back to a collect at the end, or failed). */
+  followerDone?: () => boolean;
 }
+
+/**
+ * While a follower reads the job's status pages (it sees the end within its idle interval and
+ * ends the wait through `ended`), the wait sends no status reads of its own except one every
+ * `maxIntervalMs` to keep the progress fresh; webhook deliveries need no read either. Runs
+ * without a budget watch only (a watch needs creditsUsed as it grows). Before (runs recorded
+ * without the marker), the wait polled from 1 s up while the follower read the same job: about
+ * four status activities and as many workflow tasks a 100-page job (bench/many-pipelines.ts).
+ */
+export const FOLLOWER_WATCHES_JOB = 'follower-watches-job';
 
 export type WaitOutcome =
   | { kind: 'done'; summary: JobSummary; stoppedForBudget: boolean }
@@ -26,7 +38,20 @@ export async function waitForJob(pipeline: PipelineRuntime, job: ActiveJob, opti
   const polling = pipeline.state.config.polling ?? { minIntervalMs: 1_000, maxIntervalMs: 30_000 };
   let interval = polling.minIntervalMs;
   let stoppedForBudget = false;
+  const followerDone = options.followerDone;
+  let watching = followerDone !== undefined && !followerDone() && !options.tight && !Number.isFinite(options.allowance()) && patched(FOLLOWER_WATCHES_JOB);
   for (;;) {
+    if (watching && followerDone) {
+      if (!options.ended?.()) {
+        if (workflowInfo().continueAsNewSuggested) return { kind: 'continue-as-new', stoppedForBudget };
+        const woke = await condition(() => options.ended?.() !== undefined || followerDone() || pipeline.hasEvent(job.jobId), polling.maxIntervalMs);
+        if (pipeline.hasEvent(job.jobId)) pipeline.takeEvents(job.jobId);
+        // The follower stopped without the end (it handed back, or failed): the polls take over.
+        if (followerDone() && !options.ended?.()) watching = false;
+        // Woken: the end is in hand, or the polls take over; a webhook delivery alone waits on.
+        if (woke) continue;
+      }
+    }
     const summary = options.ended?.() ?? await reads.getJobSummary.executeWithOptions(
       { summary: `status ${job.kind} ${job.jobId}` },
       [{ kind: job.kind, jobId: job.jobId }],
@@ -53,6 +78,7 @@ export async function waitForJob(pipeline: PipelineRuntime, job: ActiveJob, opti
     }
     // Long waits hand over to a fresh run; the job id travels in the state.
     if (workflowInfo().continueAsNewSuggested) return { kind: 'continue-as-new', stoppedForBudget };
+    if (watching) continue;
 
     const woke = await condition(() => pipeline.hasEvent(job.jobId) || options.ended?.() !== undefined, interval);
     if (woke) {

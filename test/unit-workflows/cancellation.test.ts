@@ -57,8 +57,11 @@ async function heldUntilCancelled<T>(started: () => void, value: T): Promise<T> 
   return value;
 }
 
-/** Resolves once the run's history shows a timer started after the last `activity` completed. */
-async function asleepAfter(handle: WorkflowHandle, activity: string): Promise<void> {
+/**
+ * Resolves once the run's history shows a timer started after the last `activity` completed
+ * (`scheduled`: after it was scheduled, for one still running beside the wait).
+ */
+async function asleepAfter(handle: WorkflowHandle, activity: string, on: 'completed' | 'scheduled' = 'completed'): Promise<void> {
   const until = Date.now() + DEADLINE_MS;
   for (;;) {
     const events = (await handle.fetchHistory()).events ?? [];
@@ -68,8 +71,9 @@ async function asleepAfter(handle: WorkflowHandle, activity: string): Promise<vo
     events.forEach((e, i) => {
       const scheduled = e.activityTaskScheduledEventAttributes;
       if (scheduled) names.set(String(e.eventId), scheduled.activityType?.name ?? '');
+      if (scheduled && on === 'scheduled' && scheduled.activityType?.name === activity) completedAt = i;
       const done = e.activityTaskCompletedEventAttributes;
-      if (done && names.get(String(done.scheduledEventId)) === activity) completedAt = i;
+      if (done && on === 'completed' && names.get(String(done.scheduledEventId)) === activity) completedAt = i;
       if (e.timerStartedEventAttributes) timerAt = i;
     });
     if (completedAt >= 0 && timerAt > completedAt) return;
@@ -115,7 +119,8 @@ describe('cancellation', () => {
     });
     await cancelWhen('cancel-crawl', crawlInput({ polling }), stubs, async (handle) => {
       await following.promise;
-      await asleepAfter(handle, 'getJobSummary');
+      // The follower watches the job: the wait sleeps beside it without status reads of its own.
+      await asleepAfter(handle, 'followJob', 'scheduled');
     });
     assert.deepEqual(stubs.inputs('cancelJob'), [{ kind: 'crawl', jobId: 'crawl-1' }]);
     assert.deepEqual(stubs.inputs('cancelAgent'), []);

@@ -73,3 +73,35 @@ describe('webhook then poll', () => {
     assert.ok((await wt.env.currentTimeMs()) - started >= HOUR);
   });
 });
+
+describe('a followed job', () => {
+  test('the follower watches the job: no status reads while it runs, its end ends the wait; a delivery alone reads nothing', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let following!: () => void;
+    const followed = new Promise<void>((resolve) => {
+      following = resolve;
+    });
+    const stubs = siteStubs({
+      followJob: async (i) => {
+        following();
+        await released;
+        return { kind: 'done', summary: summary(i.kind, i.jobId, 'completed'), collected: collected(i.kind, i.jobId, i.runId) };
+      },
+    });
+    // A plain client: time stands still, so only the follower's end can end the wait.
+    const client = new Client({ connection: wt.env.connection });
+    const result = await wt.with(stubs, async () => {
+      const handle = await client.workflow.start<typeof webDataPipeline>('webDataPipeline', { taskQueue: wt.taskQueue, workflowId: 'follower-watches', args: [input] });
+      await followed;
+      await handle.signal(jobEventSignal, { jobId: 'crawl-1', type: 'completed', webhookId: 'delivery-watch' });
+      release();
+      return handle.result();
+    });
+    assert.equal(stubs.inputs('getJobSummary').length, 0);
+    assert.equal(result.stages.crawl?.status, 'completed');
+    assert.equal(result.stages.crawl?.documents, 3);
+  });
+});

@@ -44,3 +44,13 @@ test('worker settings: WEBDATA_WORKFLOW_THREADS is a whole number ≥ 1; unset k
   assert.equal(readWorkerSettings({ ...base, WEBDATA_WORKFLOW_THREADS: '2' }).workflowThreads, 2);
   assert.throws(() => readWorkerSettings({ ...base, WEBDATA_WORKFLOW_THREADS: '0' }), (err: Error) => err.message.startsWith('WEBDATA_WORKFLOW_THREADS: must be at least 1'));
 });
+
+test('worker settings: WEBDATA_MAX_CACHED_WORKFLOWS and WEBDATA_FOLLOW_MAX_IDLE_MS are whole numbers ≥ 1; unset keeps the defaults', () => {
+  const base = { WEBDATA_API_URL: 'http://127.0.0.1:3002', WEBDATA_API_KEY: 'wd-secret-key-123' };
+  assert.equal(readWorkerSettings(base).maxCachedWorkflows, undefined);
+  assert.equal(readWorkerSettings(base).followMaxIdleMs, undefined);
+  assert.equal(readWorkerSettings({ ...base, WEBDATA_MAX_CACHED_WORKFLOWS: '250' }).maxCachedWorkflows, 250);
+  assert.equal(readWorkerSettings({ ...base, WEBDATA_FOLLOW_MAX_IDLE_MS: '2000' }).followMaxIdleMs, 2000);
+  assert.throws(() => readWorkerSettings({ ...base, WEBDATA_MAX_CACHED_WORKFLOWS: '0' }), (err: Error) => err.message.startsWith('WEBDATA_MAX_CACHED_WORKFLOWS: must be at least 1'));
+  assert.throws(() => readWorkerSettings({ ...base, WEBDATA_FOLLOW_MAX_IDLE_MS: 'soon' }), (err: Error) => err.message.startsWith('WEBDATA_FOLLOW_MAX_IDLE_MS: must be a whole number'));
+});

@@ -100,7 +100,7 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
     let waited = await waitForJob(pipeline, active, {
       allowance: () => active.allowance ?? Number.POSITIVE_INFINITY,
       tight: active.tight,
-      ...(following ? { ended: following.ended } : {}),
+      ...(following ? { ended: following.ended, followerDone: following.done } : {}),
     });
     if (waited.kind === 'continue-as-new') {
       await follower?.stop();
