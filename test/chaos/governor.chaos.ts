@@ -1,4 +1,4 @@
-// Chaos scenario 4 (issue 23, item 6): the worker that hosts the fleet governor is SIGKILLed while
+// Chaos scenario 5 (issue 23, item 6): the worker that hosts the fleet governor is SIGKILLed while
 // leases are held. A small version of the tenants workload (bench/tenants.ts) on one API team of
 // concurrency 4: tenant A starts a few larger governed runs, then several small tenants one small
 // run each, all with `governor: {}` (the team's concurrency from GET /v2/team/queue-status). The
@@ -179,13 +179,13 @@ function assertWorkload(w: Workload, what: string): void {
 
 let clean: Workload | undefined;
 
-test('4a. governed tenants workload, clean (the reference)', { timeout: profile.scenarioTimeoutMs }, async () => {
+test('5a. governed tenants workload, clean (the reference)', { timeout: profile.scenarioTimeoutMs }, async () => {
   clean = await runWorkload('clean');
   assertWorkload(clean, 'clean');
   assert.equal(clean.end?.concurrency, TEAM_CONCURRENCY, 'the governor asked GET /v2/team/queue-status');
 });
 
-test('4. worker hosting the fleet governor SIGKILLed while leases are held', { timeout: profile.scenarioTimeoutMs }, async () => {
+test('5. worker hosting the fleet governor SIGKILLed while leases are held', { timeout: profile.scenarioTimeoutMs }, async () => {
   assert.ok(clean, 'the clean workload did not complete');
   const killed: Workload = await (async () => {
     let atKill: GovernorStatus | undefined;
@@ -204,8 +204,8 @@ test('4. worker hosting the fleet governor SIGKILLed while leases are held', { t
   const small = killed.runs.filter((r) => r.tenant !== 'tenant-A').map((r) => r.ms);
   const big = killed.runs.filter((r) => r.tenant === 'tenant-A').map((r) => r.ms);
   const ok = killed.runs.every((r) => r.result.status === 'completed' && r.urls.length === r.pages && new Set(r.urls).size === r.urls.length);
-  recordScenario(profile.name, '4-governor', {
-    scenario: '4. worker hosting the fleet governor SIGKILLed',
+  recordScenario(profile.name, '5-governor', {
+    scenario: '5. worker hosting the fleet governor SIGKILLed',
     injected: `1 SIGKILL of the only worker (the governor's and every run's) while the governor showed ${killed.atKill?.inUse ?? '?'} of ${TEAM_CONCURRENCY} slots held (${tenantsLine(killed.atKill)}); a new worker started at once; team concurrency ${TEAM_CONCURRENCY}, tenant A ${SIZES.bigRuns} runs of ${SIZES.bigPages} pages, ${SIZES.smallTenants} small tenants ${SIZES.smallPages} pages each, chunks of ${SIZES.chunkPages}`,
     outcome: [
       ok ? `all ${killed.runs.length} runs completed, each page stored once` : 'a run FAILED or stored wrong pages',
