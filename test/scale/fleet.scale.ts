@@ -494,7 +494,8 @@ test(`fleet at scale (${profile.name}): every run completes with the clean run's
     'wall time': sec(wallMs),
     kills: kills.length,
     restarts: `Temporal server 1 (down ${sec((temporalRestart?.stopMs ?? 0) + (temporalRestart?.startMs ?? 0))}, ${temporalRestart?.open} runs open), store PostgreSQL 1 (down ${sec(storeRestart?.downMs ?? 0)}, ${storeRestart?.open} runs open)`,
-    '429s': rejected429,
+    '429s': rejected429 === 0 ? 0 : `${rejected429} (${[...new Set(stormRequests.filter((r) => r.status === 429).map((r) => r.route))].sort()
+      .map((route) => `${route} ${stormRequests.filter((r) => r.status === 429 && r.route === route).length}`).join(', ')})`,
     governor: governed ? 'on (SCALE_GOVERNOR=1: every run with governor: {})' : 'off',
     lost: checked.filter((c) => c.result.status !== 'completed').length + checked.reduce((n, c) => n + c.serviceUrls.filter((u) => !c.urls.includes(u)).length, 0),
     duplicated: checked.reduce((n, c) => n + (c.urls.length - new Set(c.urls).size), 0),
