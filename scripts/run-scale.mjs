@@ -5,6 +5,7 @@
 //   npm run test:scale                      the full profile (default): 200 runs, a kill every 20 s
 //   SCALE_PROFILE=ci npm run test:scale     the short profile for CI (16 runs, one kill)
 //   SCALE_SEED=<int>                        other kill targets; SCALE_KEEP=1 keeps the temp folder
+//   SCALE_GOVERNOR=1                        every run with the fleet governor (input.governor: {}), to compare 429s
 //   node scripts/run-scale.mjs --table      only print the tables of the profile's last run
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -371,7 +371,12 @@ export async function startRecordingService(options: { sitePages: number; seed?:
 
 /** Bundles the workflows once, so a restarted worker is ready in a second or two. */
 export async function prebuiltWorkflowBundle(dir: string): Promise<string> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } as never,
+    // The packages' sources, as the worker child runs them (no build needed; test/helpers/workflow-bundle.ts).
+    webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['webdata-source', '...'] } }),
+  });
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'workflow-bundle.js');
   writeFileSync(path, code);

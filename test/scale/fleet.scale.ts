@@ -34,6 +34,9 @@ import { loadReceiver, type ReceiverLoadResult } from './receiver-load.js';
 import type { ReceiverRecord } from './receiver-process.js';
 
 const profile = scaleProfile();
+// SCALE_GOVERNOR=1: every run shares the team through the fleet governor (input.governor,
+// docs/tenants.md), to compare the 429s with and without it on the same profile.
+const governed = process.env.SCALE_GOVERNOR === '1';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TASK_QUEUE = 'scale';
 const WORKERS = 3;
@@ -127,6 +130,7 @@ function inputFor(shape: Shape): PipelineInput {
     ...(shape.interact ? { interact: { match: '/shop/catalog', code: INTERACT_CODE, maxPages: 1 } } : {}),
     webhookUrl: receiver.url,
     polling: { minIntervalMs: 1_000, maxIntervalMs: profile.safetyPollMs },
+    ...(governed ? { governor: {} } : {}),
   };
 }
 
@@ -490,7 +494,9 @@ test(`fleet at scale (${profile.name}): every run completes with the clean run's
     'wall time': sec(wallMs),
     kills: kills.length,
     restarts: `Temporal server 1 (down ${sec((temporalRestart?.stopMs ?? 0) + (temporalRestart?.startMs ?? 0))}, ${temporalRestart?.open} runs open), store PostgreSQL 1 (down ${sec(storeRestart?.downMs ?? 0)}, ${storeRestart?.open} runs open)`,
-    '429s': rejected429,
+    '429s': rejected429 === 0 ? 0 : `${rejected429} (${[...new Set(stormRequests.filter((r) => r.status === 429).map((r) => r.route))].sort()
+      .map((route) => `${route} ${stormRequests.filter((r) => r.status === 429 && r.route === route).length}`).join(', ')})`,
+    governor: governed ? 'on (SCALE_GOVERNOR=1: every run with governor: {})' : 'off',
     lost: checked.filter((c) => c.result.status !== 'completed').length + checked.reduce((n, c) => n + c.serviceUrls.filter((u) => !c.urls.includes(u)).length, 0),
     duplicated: checked.reduce((n, c) => n + (c.urls.length - new Set(c.urls).size), 0),
     'worker peak RSS': `${(fleet.peakRssKb() / 1024).toFixed(0)} MB`,
