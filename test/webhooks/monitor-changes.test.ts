@@ -63,16 +63,20 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>): Prom
   }
 }
 
-async function changesJson(): Promise<Record<string, unknown>> {
+async function changesOutput(args: string[]): Promise<string> {
   const lines: string[] = [];
   const log = console.log;
   console.log = (line: string) => { lines.push(line); };
   try {
-    assert.equal(await changesCommand([SERIES, '--store', dir, '--json', '--diff']), 0);
+    assert.equal(await changesCommand([...args, '--store', dir]), 0);
   } finally {
     console.log = log;
   }
-  return JSON.parse(lines.join('\n')) as Record<string, unknown>;
+  return lines.join('\n');
+}
+
+async function changesJson(series = SERIES): Promise<Record<string, unknown>> {
+  return JSON.parse(await changesOutput([series, '--json', '--diff'])) as Record<string, unknown>;
 }
 
 test('two checks around a site change are read back by `webdata changes` as a series', async () => {
@@ -98,6 +102,7 @@ test('two checks around a site change are read back by `webdata changes` as a se
   assert.equal(two.runId, `monitor-check-${second.id}`);
   assert.equal(two.previousRunId, `monitor-check-${first.id}`);
   assert.deepEqual(two.counts, { new: 0, changed: 3, unchanged: 1, removed: 0 });
+  assert.equal(two.judgments, undefined, 'a monitor without a goal is not judged');
   const changed = two.changed as Array<{ url: string; diff?: string }>;
   assert.deepEqual(changed.map((c) => c.url.replace(site, '')), [...REVISED_PATHS].sort());
   for (const c of changed) assert.match(c.diff ?? '', /^@@/m, `${c.url} carries the service's diff`);
@@ -134,6 +139,11 @@ test('a check judged by the service\'s model: each new page\'s judgment is kept 
     for (const r of records) {
       assert.deepEqual(r.judgment, { meaningful: true, confidence: 'medium', reason: `judged ${r.url}`, meaningfulChanges: [{ type: 'added', before: null, after: r.url, reason: 'a new page' }] }, r.url);
     }
+    // `webdata changes` shows them: in --json, and as one line per page in the text.
+    const json = await changesJson(series);
+    assert.deepEqual(json.judgments, [`${site}/about`, `${site}/docs`].map((url) => ({ url, meaningful: true, confidence: 'medium', reason: `judged ${url}` })));
+    const text = await changesOutput([series]);
+    assert.ok(text.includes(`judged (by the monitor's model):\n  ${site}/about: meaningful (medium): judged ${site}/about\n  ${site}/docs: meaningful (medium): judged ${site}/docs`), text);
   } finally {
     restore();
     await model.close();

@@ -1,10 +1,10 @@
 // `webdata changes <series>`: what the latest completed run of a series (or --run) found changed
 // since the run before it, read from the store: counts, URLs per kind and, with --diff, the
-// unified diff of each changed page.
+// unified diff of each changed page; a service monitor's series also has its model's judgments.
 import { parseArgs } from 'node:util';
 import { REMOVED_LIST, seriesRuns, type SeriesRunEntry } from '../../activities/index.js';
 import type { ChangeCounts } from '../../activities/types.js';
-import { CliError, UsageError } from '../errors.js';
+import { CliError, oneLine, UsageError } from '../errors.js';
 import { openCliStore } from '../store-arg.js';
 
 const PAGE_KINDS = new Set(['crawl', 'batch']);
@@ -19,6 +19,8 @@ interface RunChanges {
   new: string[];
   changed: Array<{ url: string; diff?: string }>;
   removed: string[];
+  /** A service monitor's model judgments of new and changed pages (absent when none was made). */
+  judgments?: Array<{ url: string; meaningful: boolean; confidence: string; reason: string }>;
 }
 
 export async function changesCommand(argv: string[]): Promise<number> {
@@ -61,6 +63,10 @@ export async function changesCommand(argv: string[]): Promise<number> {
     section('changed', changes.changed.map((x) => x.url));
     section('new', changes.new);
     section('removed', changes.removed);
+    if (changes.judgments) {
+      console.log('judged (by the monitor\'s model):');
+      for (const j of changes.judgments) console.log(`  ${j.url}: ${j.meaningful ? 'meaningful' : 'not meaningful'} (${j.confidence}): ${j.reason}`);
+    }
     if (values.diff) {
       for (const { url, diff } of changes.changed) console.log(`\n${diff ?? `(no diff for ${url}: the previous copy is no longer in the store)\n`}`);
     }
@@ -78,8 +84,12 @@ export async function changesCommand(argv: string[]): Promise<number> {
       if (!PAGE_KINDS.has(doc.kind) || typeof doc.change !== 'string') continue;
       tracked = true;
       if (doc.change === 'removed') continue; // a page now 404/410: in the removed list below
-      if (doc.change === 'unchanged') counts.unchanged += 1;
-      else if (doc.change === 'changed') {
+      if (doc.change === 'unchanged') {
+        counts.unchanged += 1;
+        continue;
+      }
+      judged(doc.url, doc.judgment);
+      if (doc.change === 'changed') {
         counts.changed += 1;
         out.changed.push({ url: doc.url, ...(typeof doc.diff === 'string' ? { diff: doc.diff } : {}) });
       } else {
@@ -94,6 +104,16 @@ export async function changesCommand(argv: string[]): Promise<number> {
     out.new.sort();
     out.removed.sort();
     out.changed.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+    out.judgments?.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
     return out;
+
+    // Records written from a monitor check carry the service's judgment as it was sent; a record
+    // of another shape is not a judgment and is left out rather than printed half.
+    function judged(url: string, value: unknown): void {
+      if (typeof value !== 'object' || value === null) return;
+      const { meaningful, confidence, reason } = value as Record<string, unknown>;
+      if (typeof meaningful !== 'boolean' || typeof confidence !== 'string' || typeof reason !== 'string') return;
+      (out.judgments ??= []).push({ url, meaningful, confidence, reason: oneLine(reason) });
+    }
   }
 }
