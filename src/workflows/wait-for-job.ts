@@ -41,16 +41,14 @@ export async function waitForJob(pipeline: PipelineRuntime, job: ActiveJob, opti
   const followerDone = options.followerDone;
   let watching = followerDone !== undefined && !followerDone() && !options.tight && !Number.isFinite(options.allowance()) && patched(FOLLOWER_WATCHES_JOB);
   for (;;) {
-    if (watching && followerDone) {
-      if (!options.ended?.()) {
-        if (workflowInfo().continueAsNewSuggested) return { kind: 'continue-as-new', stoppedForBudget };
-        const woke = await condition(() => options.ended?.() !== undefined || followerDone() || pipeline.hasEvent(job.jobId), polling.maxIntervalMs);
-        if (pipeline.hasEvent(job.jobId)) pipeline.takeEvents(job.jobId);
-        // The follower stopped without the end (it handed back, or failed): the polls take over.
-        if (followerDone() && !options.ended?.()) watching = false;
-        // Woken: the end is in hand, or the polls take over; a webhook delivery alone waits on.
-        if (woke) continue;
-      }
+    if (watching && followerDone && !options.ended?.()) {
+      if (workflowInfo().continueAsNewSuggested) return { kind: 'continue-as-new', stoppedForBudget };
+      const woke = await condition(() => options.ended?.() !== undefined || followerDone() || pipeline.hasEvent(job.jobId), polling.maxIntervalMs);
+      if (pipeline.hasEvent(job.jobId)) pipeline.takeEvents(job.jobId);
+      // The follower stopped without the end (it handed back, or failed): the polls take over.
+      if (followerDone() && !options.ended?.()) watching = false;
+      // Woken: the end is in hand, or the polls take over; a webhook delivery alone waits on.
+      if (woke) continue;
     }
     const summary = options.ended?.() ?? await reads.getJobSummary.executeWithOptions(
       { summary: `status ${job.kind} ${job.jobId}` },

@@ -241,6 +241,17 @@ export async function eventually(condition: () => boolean | Promise<boolean>, wh
   }
 }
 
+/** Polls `probe` until it answers a value, and returns it; the deadline only catches one that never comes. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Sorted copy, for set comparisons with readable diffs. */
 export function sorted(values: Iterable<string>): string[] {
   return [...values].sort();

@@ -12,9 +12,9 @@ import { REVISED_PATHS, startDemoSite, type DemoSite } from '../src/demo-site/in
 import type { ServiceLogger } from '../src/http/logger.js';
 import { listen, type ListeningServer } from '../src/http/server.js';
 import { createHttpScrapeEngine } from '../src/scrape/index.js';
+import { until } from './jobs-helpers.js';
 import { call, team, type ApiAnswer } from './platform-helpers.js';
 
-const DEADLINE_MS = 60_000;
 const GOAL = 'Tell me when the prices change';
 
 /** The page a judge chat is about, and whether it was given a diff (a changed page) or the page (a new one). */
@@ -36,16 +36,6 @@ function answer(chat: Chat): unknown {
     reason: `${diff ? 'changed' : 'new'}: ${url} for "${goal}"`,
     meaningfulChanges: diff ? [{ type: 'changed', before: 'old', after: 'new', reason: 'the text changed' }] : [],
   };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const end = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 type Page = { url: string; status: string } & Record<string, unknown>;

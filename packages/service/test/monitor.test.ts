@@ -12,20 +12,10 @@ import { silentLogger } from '../src/http/logger.js';
 import { listen, type ListeningServer } from '../src/http/server.js';
 import { createHttpScrapeEngine } from '../src/scrape/index.js';
 import { verifyWebhookSignature } from 'webdata-contract/webhook-signature';
+import { until } from './jobs-helpers.js';
 import { call, team, type ApiAnswer } from './platform-helpers.js';
 
-const DEADLINE_MS = 60_000;
 const SECRET = 'monitor-secret';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const end = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 interface Delivery { type: string; raw: Buffer; signature: string | undefined; body: Record<string, unknown> }
 

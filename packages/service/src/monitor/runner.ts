@@ -10,6 +10,7 @@ import { llmConfigFromEnv, type LlmConfig } from '../interact/llm-config.js';
 import { jobsRuntimeOf } from '../jobs/index.js';
 import { compareWithBaseline, markdownHash, pageKey } from './compare.js';
 import { judgePage } from './judge.js';
+import { mapPool } from './pool.js';
 import { serializeCheckPage } from './serialize.js';
 import type { MonitorStore } from './store.js';
 import { fetchTarget } from './targets.js';
@@ -181,17 +182,13 @@ export class MonitorRunner {
 
   /** Sets each page's judgment from the model; a page the model failed on stays without one (logged). */
   private async judgeAll(monitor: MonitorRecord, check: CheckRecord, judge: Judge, pages: Array<{ rec: CheckPageRecord; markdown: string }>): Promise<void> {
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < pages.length && !judge.signal.aborted) {
-        const { rec, markdown } = pages[next++];
-        const status = rec.status as 'new' | 'changed';
-        const result = await judgePage(judge.llm, judge.goal, { url: rec.url, status, diffText: rec.diffText, markdown }, judge.signal);
-        if (result.kind === 'judged') rec.judgment = result.judgment;
-        else this.ctx.log.warn(`monitor ${monitor.id} check ${check.id}: no judgment for ${rec.url}: ${result.reason}`);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(JUDGE_CONCURRENCY, pages.length) }, worker));
+    await mapPool(pages, JUDGE_CONCURRENCY, async ({ rec, markdown }) => {
+      if (judge.signal.aborted) return;
+      const status = rec.status as 'new' | 'changed';
+      const result = await judgePage(judge.llm, judge.goal, { url: rec.url, status, diffText: rec.diffText, markdown }, judge.signal);
+      if (result.kind === 'judged') rec.judgment = result.judgment;
+      else this.ctx.log.warn(`monitor ${monitor.id} check ${check.id}: no judgment for ${rec.url}: ${result.reason}`);
+    });
   }
 
   private addPage(monitor: MonitorRecord, check: CheckRecord, page: CheckPageRecord): void {

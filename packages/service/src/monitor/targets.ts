@@ -8,6 +8,7 @@ import type { TeamConfig } from '../core/teams.js';
 import { crawlSettings } from '../jobs/crawl-plan.js';
 import type { JobsRuntime } from '../jobs/runtime.js';
 import { newJobId } from '../http/ids.js';
+import { mapPool } from './pool.js';
 import type { MonitorTargetRecord } from './types.js';
 
 export type FetchedPage =
@@ -93,17 +94,4 @@ async function crawlTarget(target: Extract<MonitorTargetRecord, { type: 'crawl' 
   };
   await new Crawler(settings, visitor, deps.signal).run();
   return { pages, complete: !outOfCredits && !deps.signal.aborted };
-}
-
-async function mapPool<T, R>(items: readonly T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
-  return out;
 }
