@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import proto from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { Worker, type WorkflowBundlePath } from '@temporalio/worker';
 import { SEARCH_ATTRIBUTES } from '../../src/search-attributes.js';
@@ -106,6 +107,9 @@ export async function startTimeSkipping(): Promise<TestWorkflowEnvironment> {
   }
 }
 
+/** Far beyond any test's run, even on a loaded machine; a run stuck for good fails, not hangs. */
+const WITH_DEADLINE_MS = 10 * 60_000;
+
 const { IndexedValueType } = proto.temporal.api.enums.v1;
 
 /** The pipeline upserts the package's search attributes; the server refuses keys it does not know. */
@@ -125,7 +129,16 @@ export interface WorkflowTests {
   env: TestWorkflowEnvironment;
   /** The task queue of the file's worker. */
   taskQueue: string;
-  /** Runs `fn` with `stubs` as the worker's activities (tests of a file run one at a time). */
+  /**
+   * A client whose `result()` leaves the server's time locked, for tests whose timers (leases)
+   * must not fire while they wait: the time-skipping client's `result()` lets the server jump to
+   * the next timer even while a workflow task is in a worker's hands, past its 10 s timeout.
+   */
+  realTime: Client;
+  /**
+   * Runs `fn` with `stubs` as the worker's activities (tests of a file run one at a time). A run
+   * that has not ended after WITH_DEADLINE_MS fails the test instead of blocking the suite.
+   */
   with<T>(stubs: Stubs, fn: () => Promise<T>): Promise<T>;
   teardown(): Promise<void>;
 }
@@ -148,11 +161,17 @@ export async function startWorkflowTests(): Promise<WorkflowTests> {
   return {
     env,
     taskQueue,
+    realTime: new Client({ connection: env.connection, namespace: env.namespace ?? 'default' }),
     async with(stubs, fn) {
       current = stubs;
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the test's workflows had not ended after ${WITH_DEADLINE_MS / 60_000} min (see the worker's log above)`)), WITH_DEADLINE_MS);
+      });
       try {
-        return await fn();
+        return await Promise.race([fn(), deadline]);
       } finally {
+        clearTimeout(timer);
         current = undefined;
       }
     },
