@@ -9,13 +9,15 @@
 //
 //   node --conditions=webdata-source --import tsx bench/tenants.ts [--big-runs=10] [--big-pages=1000]
 //     [--small-pages=20] [--late-tenants=20] [--late-window-s=60] [--concurrency=8] [--chunk-pages=100]
-//     [--governed-concurrency=N] (governor.teamConcurrency of the governed runs; above the team's, grants over-commit it)
+//     [--governed-concurrency=N] (governor.teamConcurrency of the governed runs)
+//     [--overcommit=X] (governor.overcommit of the governed runs; default the governor's, DEFAULT_OVERCOMMIT)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPipeline, type PipelineHandle } from '../src/client/pipeline.js';
 import type { PipelineInput } from '../src/workflows/input.js';
+import { DEFAULT_OVERCOMMIT, MAX_OVERCOMMIT } from '../src/workflows/team-governor-rules.js';
 import { diff, startCountingService } from './lib/counting-service.js';
 import { intOption, runBench, timeoutMs } from './lib/harness.js';
 import { fixed, int, seconds } from './lib/stats.js';
@@ -33,6 +35,8 @@ interface Sizes {
   chunkPages: number;
   /** governor.teamConcurrency given to governed runs (0: the service's queue-status). Above the team's: grants over-commit it. */
   governedConcurrency: number;
+  /** governor.overcommit of governed runs. */
+  overcommit: number;
 }
 
 interface RunTime {
@@ -128,7 +132,7 @@ export async function tenantsBench(sizes: Sizes, log: (line: string) => void, cl
       select: { limit: pages },
       stages: { interact: false },
       // The team's concurrency comes from GET /v2/team/queue-status.
-      ...(governed ? { governor: { chunkPages: sizes.chunkPages, ...(sizes.governedConcurrency > 0 ? { teamConcurrency: sizes.governedConcurrency } : {}) } } : {}),
+      ...(governed ? { governor: { chunkPages: sizes.chunkPages, overcommit: sizes.overcommit, ...(sizes.governedConcurrency > 0 ? { teamConcurrency: sizes.governedConcurrency } : {}) } } : {}),
     };
     return startPipeline(temporal.client, input, { taskQueue, workflowId: `tenants-${tag}-${stamp}` });
   };
@@ -157,7 +161,7 @@ export async function tenantsBench(sizes: Sizes, log: (line: string) => void, cl
     tenants.map((t) => [t, `${t === 'A' ? sizes.bigRuns : 1} × ${t === 'A' ? sizes.bigPages : sizes.smallPages}`, ...cell(governed, t), ...cell(ungoverned, t)]),
     [
       `A: median of its ${sizes.bigRuns} runs. Alone: ${sizes.smallPages} pages ${seconds(base.small.governed, 1)} governed / ${seconds(base.small.ungoverned, 1)} ungoverned; ${sizes.bigPages} pages ${seconds(base.big.governed, 1)} / ${seconds(base.big.ungoverned, 1)}.`,
-      `Governed batches come in chunks of ${sizes.chunkPages} pages; governor.teamConcurrency ${sizes.governedConcurrency || 'from queue-status'}; runs are batch-mode pipelines on one worker process.`,
+      `Governed batches come in chunks of ${sizes.chunkPages} pages; governor.teamConcurrency ${sizes.governedConcurrency || 'from queue-status'}, overcommit ${sizes.overcommit} (shares add up to ${sizes.overcommit}× the team, no job above it); runs are batch-mode pipelines on one worker process.`,
     ],
   );
   const smallRatios = (p: Phase) => p.runs.filter((r) => r.tenant !== 'A').map((r) => r.ms / base.small[p.governed ? 'governed' : 'ungoverned']);
@@ -179,6 +183,14 @@ export async function tenantsBench(sizes: Sizes, log: (line: string) => void, cl
   ]);
 }
 
+function overcommitOption(): number {
+  const raw = process.argv.find((a) => a.startsWith('--overcommit='))?.slice('--overcommit='.length) ?? process.env.TENANTS_OVERCOMMIT;
+  if (raw === undefined) return DEFAULT_OVERCOMMIT;
+  const value = Number(raw);
+  if (!(value >= 1 && value <= MAX_OVERCOMMIT)) throw new Error(`--overcommit: must be a number from 1 to ${MAX_OVERCOMMIT}, got "${raw}"`);
+  return value;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const sizes: Sizes = {
     bigRuns: intOption('big-runs', 'TENANTS_BIG_RUNS', 10),
@@ -188,6 +200,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     lateWindowMs: intOption('late-window-s', 'TENANTS_LATE_WINDOW_S', 60) * 1000,
     concurrency: intOption('concurrency', 'TENANTS_CONCURRENCY', 8),
     chunkPages: intOption('chunk-pages', 'TENANTS_CHUNK_PAGES', 100),
+    overcommit: overcommitOption(),
     governedConcurrency: process.argv.some((a) => a.startsWith('--governed-concurrency=')) || process.env.TENANTS_GOVERNED_CONCURRENCY ? intOption('governed-concurrency', 'TENANTS_GOVERNED_CONCURRENCY', 1) : 0,
   };
   await runBench('tenants', timeoutMs(1800), (closers, log) => tenantsBench(sizes, log, closers));

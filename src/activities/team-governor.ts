@@ -24,6 +24,8 @@ export interface AcquireShareInput extends GovernedInput {
   key: string;
   want: number;
   ttlMs?: number;
+  /** governor.overcommit of the run. */
+  overcommit?: number;
 }
 
 export interface TeamLease {
@@ -65,7 +67,7 @@ export function createTeamGovernorActivities(deps: ActivityDeps) {
           const ask = Date.now() - asked >= REASK_MS;
           // A burst of asks can meet the server's cap on updates in flight (ResourceExhausted):
           // that ask is simply made again at the next poll.
-          const grant = await (ask ? acquireShare(to, { key: input.key, tenant: input.tenant, want: input.want, ttlMs: input.ttlMs }) : shareGrant(to, input.key)).catch((err: unknown) => {
+          const grant = await (ask ? acquireShare(to, { key: input.key, tenant: input.tenant, want: input.want, ttlMs: input.ttlMs, overcommit: input.overcommit }) : shareGrant(to, input.key)).catch((err: unknown) => {
             // Refused by the governor's validator: asking again cannot help.
             if (err instanceof WorkflowUpdateFailedError) throw ApplicationFailure.create({ message: `governor: ${err.cause?.message ?? err.message}`, type: 'validation', nonRetryable: true });
             ctx.log.warn('governor: ask failed, asking again', { error: String(err) });

@@ -17,6 +17,8 @@ export interface Governed {
   teamConcurrency?: number;
   chunkPages: number;
   leaseTtlMs: number;
+  /** Absent in runs started before it existed: the governor takes 1. */
+  overcommit?: number;
 }
 
 /** The run's governor settings, or undefined when its jobs are not governed. */
@@ -48,7 +50,7 @@ export async function withTeamShare<T>(
   const fullKey = `${pipeline.workflowId()}/${key}`;
   const lease = await lines.acquireTeamShare.executeWithOptions(
     { summary: `team share for ${key} (tenant ${tenant})` },
-    [{ ...team, tenant, key: fullKey, want: want ?? WANT_ALL, ttlMs: governor.leaseTtlMs }],
+    [{ ...team, tenant, key: fullKey, want: want ?? WANT_ALL, ttlMs: governor.leaseTtlMs, ...(governor.overcommit !== undefined ? { overcommit: governor.overcommit } : {}) }],
   );
   const renewal = new CancellationScope();
   const renewing = renewal.run(async () => {

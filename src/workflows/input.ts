@@ -20,6 +20,7 @@ import {
   interactRequestShape,
 } from 'webdata-contract';
 import { priorityKeySchema, tenantSchema } from './tenant.js';
+import { DEFAULT_LEASE_TTL_MS, DEFAULT_OVERCOMMIT, MAX_OVERCOMMIT } from './team-governor-rules.js';
 
 export const STAGES = ['map', 'select', 'crawl', 'batch', 'interact', 'agent', 'support'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -112,7 +113,12 @@ export const pipelineInputSchema = z.strictObject({
     /** URLs per batch job: a tenant who arrives later gets a share when a chunk ends. */
     chunkPages: z.number().int().min(1).max(100_000).default(100),
     /** A share its run stops renewing (its workers gone) returns to the team after this long. */
-    leaseTtlMs: z.number().int().min(5_000).max(3_600_000).default(60_000),
+    leaseTtlMs: z.number().int().min(5_000).max(3_600_000).default(DEFAULT_LEASE_TTL_MS),
+    /**
+     * Shares may add up to this many times the team's concurrency, no job above the team's: jobs
+     * overlap their start and end with other jobs' pages, the service's team limit still holds.
+     */
+    overcommit: z.number().min(1).max(MAX_OVERCOMMIT).default(DEFAULT_OVERCOMMIT),
   }).optional(),
   budget: z.strictObject({
     /** Credits this run may spend: at least 1, or 0 to wait (waitForRaiseMs) for a `raiseBudget`. */

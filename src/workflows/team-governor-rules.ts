@@ -5,6 +5,12 @@
 
 /** A lease not renewed for this long is reclaimed (its run's worker and retries are gone). */
 export const DEFAULT_LEASE_TTL_MS = 60_000;
+/**
+ * governor.overcommit: measured on bench/tenants.ts (docs/tenants.md), twice the team gave the
+ * small tenants' runs and the team's pages/s both more than the team's own concurrency did.
+ */
+export const DEFAULT_OVERCOMMIT = 2;
+export const MAX_OVERCOMMIT = 4;
 /** A waiter that stopped asking for this long is dropped (its run was cancelled or died). */
 export const WAITER_TTL_MS = 60_000;
 
@@ -29,6 +35,11 @@ export interface GovernorState {
   /** The team's id: a hash of its API key (never the key). */
   team: string;
   concurrency: number;
+  /**
+   * Shares may add up to this many times `concurrency` (no one job above it). Absent in states
+   * carried from before it existed: 1.
+   */
+  overcommit?: number;
   /** Lease key (`<workflowId>/<stage>/<n>`) → lease. */
   leases: Record<string, Lease>;
   waiting: Record<string, Waiter>;
@@ -47,6 +58,8 @@ export interface AcquireRequest {
   want: number;
   /** The team's concurrency as the caller knows it (queue-status or configuration). */
   concurrency: number;
+  /** The caller's governor.overcommit; absent (older callers): 1. */
+  overcommit?: number;
   ttlMs?: number;
 }
 
@@ -55,6 +68,8 @@ export type Grant = { granted: true; key: string; share: number; expiresAt: numb
 export interface GovernorStatus {
   team: string;
   concurrency: number;
+  /** What the shares may add up to: concurrency × overcommit. */
+  capacity: number;
   inUse: number;
   pausedUntil: number;
   expired: number;
@@ -69,6 +84,15 @@ function held(state: GovernorState, tenant: string): number {
   return Object.values(state.leases).reduce((n, l) => (l.tenant === tenant ? n + l.share : n), 0);
 }
 
+/**
+ * What the leases may add up to. Above the team's concurrency, jobs overlap their bookkeeping
+ * (start, the follower's last reads, release) with other jobs' pages while the service's own
+ * team limit keeps pages at once at the team's concurrency.
+ */
+export function capacity(state: GovernorState): number {
+  return Math.max(state.concurrency, Math.floor(state.concurrency * (state.overcommit ?? 1)));
+}
+
 export function inUse(state: GovernorState): number {
   return Object.values(state.leases).reduce((n, l) => n + l.share, 0);
 }
@@ -80,13 +104,13 @@ function activeTenants(state: GovernorState): string[] {
 }
 
 /**
- * Each active tenant's fair share: the team's concurrency split equally, the remainder (and, with
+ * Each active tenant's fair share: the governor's capacity split equally, the remainder (and, with
  * more tenants than slots, the single slots) to the earliest arrived.
  */
 export function fairShares(state: GovernorState): Map<string, number> {
   const tenants = activeTenants(state);
-  const base = Math.floor(state.concurrency / Math.max(1, tenants.length));
-  const extra = state.concurrency % Math.max(1, tenants.length);
+  const base = Math.floor(capacity(state) / Math.max(1, tenants.length));
+  const extra = capacity(state) % Math.max(1, tenants.length);
   return new Map(tenants.map((t, i) => [t, base + (i < extra ? 1 : 0)]));
 }
 
@@ -108,6 +132,7 @@ export function expire(state: GovernorState, now: number): void {
 /** Registers (or refreshes) a request; an already granted key keeps its lease, renewed. */
 export function request(state: GovernorState, req: AcquireRequest, now: number): void {
   state.concurrency = Math.max(1, req.concurrency);
+  state.overcommit = req.overcommit ?? 1;
   const ttlMs = req.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   const lease = state.leases[req.key];
   if (lease) {
@@ -129,7 +154,7 @@ export function grantAll(state: GovernorState, now: number): string[] {
   expire(state, now);
   if (now < state.pausedUntil) return [];
   const fair = fairShares(state);
-  let free = state.concurrency - inUse(state);
+  let free = capacity(state) - inUse(state);
   const granted: string[] = [];
   const owed = (tenant: string) => Math.max(0, (fair.get(tenant) ?? 0) - held(state, tenant));
   const order = Object.entries(state.waiting).sort(([ka, a], [kb, b]) =>
@@ -138,7 +163,8 @@ export function grantAll(state: GovernorState, now: number): string[] {
     if (free <= 0) break;
     const others = new Set(Object.values(state.waiting).filter((x) => x.tenant !== w.tenant).map((x) => x.tenant));
     const owedOthers = [...others].reduce((n, t) => n + owed(t), 0);
-    const share = Math.min(w.want, free, Math.max(owed(w.tenant), free - owedOthers));
+    // No job above the team's concurrency: the service would not run more of its pages at once.
+    const share = Math.min(w.want, state.concurrency, free, Math.max(owed(w.tenant), free - owedOthers));
     if (share < 1) continue;
     state.leases[key] = { tenant: w.tenant, share, expiresAt: now + w.ttlMs, ttlMs: w.ttlMs };
     delete state.waiting[key];
@@ -194,6 +220,7 @@ export function status(state: GovernorState): GovernorStatus {
   return {
     team: state.team,
     concurrency: state.concurrency,
+    capacity: capacity(state),
     inUse: inUse(state),
     pausedUntil: state.pausedUntil,
     expired: state.expired,

@@ -4,7 +4,7 @@
 // its holder stops renewing expires; a 429 pauses every grant. Rules: team-governor-rules.ts.
 import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { acquireShareUpdate, governorStatusQuery, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate, shareQuery } from './team-governor-messages.js';
-import { answer, grantAll, newGovernor, nextWake, pause, release, renew, request, status, type GovernorState } from './team-governor-rules.js';
+import { answer, grantAll, MAX_OVERCOMMIT, newGovernor, nextWake, pause, release, renew, request, status, type GovernorState } from './team-governor-rules.js';
 
 const KEY = /^[A-Za-z0-9._/:#-]{1,300}$/;
 const TENANT = /^[A-Za-z0-9._-]{1,64}$/;
@@ -38,6 +38,9 @@ export async function webdataTeamGovernor(input: { team: string; concurrency: nu
       if (typeof req.tenant !== 'string' || !TENANT.test(req.tenant)) throw new Error('tenant: must be 1-64 letters, digits, dot, dash or underscore');
       checkCount('want', req.want);
       checkCount('concurrency', req.concurrency);
+      if (req.overcommit !== undefined && !(typeof req.overcommit === 'number' && req.overcommit >= 1 && req.overcommit <= MAX_OVERCOMMIT)) {
+        throw new Error(`overcommit: must be a number from 1 to ${MAX_OVERCOMMIT}`);
+      }
       if (req.ttlMs !== undefined) checkCount('ttlMs', req.ttlMs);
     },
   });

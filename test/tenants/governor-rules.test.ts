@@ -82,4 +82,26 @@ describe('team governor rules', () => {
     assert.equal(nextWake(s, 1), 30_000);
     assert.deepEqual(grantAll(s, 30_000), ['a1']);
   });
+
+  test('overcommit: shares add up to twice the team, no job above the team; tenants split the doubled capacity', () => {
+    const s = newGovernor('team', 8);
+    const twice = (tenant: string, key: string, want = 8) => ({ ...ask(tenant, key, want), overcommit: 2 });
+    request(s, twice('a', 'a1'), 0);
+    request(s, twice('a', 'a2'), 1);
+    request(s, twice('a', 'a3'), 2);
+    // One tenant alone: two jobs of the team's 8 each, the third in line.
+    assert.deepEqual(grantAll(s, 3), ['a1', 'a2']);
+    assert.deepEqual([s.leases.a1.share, s.leases.a2.share], [8, 8]);
+    assert.deepEqual(answer(s, 'a3'), { granted: false, position: 1, pausedUntil: 0 });
+    request(s, twice('b', 'b1'), 4);
+    assert.deepEqual(Object.fromEntries(fairShares(s)), { a: 8, b: 8 });
+    release(s, 'a1');
+    // b holds nothing and is owed its 8: it goes before a's third job.
+    assert.deepEqual(grantAll(s, 5), ['b1']);
+    assert.equal(s.leases.b1.share, 8);
+    assert.deepEqual({ concurrency: status(s).concurrency, capacity: status(s).capacity, inUse: status(s).inUse }, { concurrency: 8, capacity: 16, inUse: 16 });
+    // A caller without overcommit (an older worker) asks for the team's own concurrency again.
+    request(s, ask('c', 'c1'), 6);
+    assert.equal(status(s).capacity, 8);
+  });
 });

@@ -29,7 +29,8 @@ const input = (tenant: string, pages: number): PipelineInput => ({
   mode: 'batch',
   tenant,
   select: { limit: pages },
-  governor: { chunkPages: 10 },
+  // overcommit 1: shares add up to the team's 3, so the line and its split are what is seen.
+  governor: { chunkPages: 10, overcommit: 1 },
   stages: { interact: false, support: false },
 });
 

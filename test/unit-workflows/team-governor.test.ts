@@ -137,7 +137,8 @@ describe('governed pipelines', () => {
         return { kind: 'done', summary: summary('batch', input.jobId, 'completed', pages), collected: collected('batch', input.jobId, input.runId, pages) };
       },
     });
-    const governor = { teamConcurrency: 4, chunkPages: 2, leaseTtlMs: 60_000 };
+    // overcommit 1: the team's own 4 (the line is what this test is about).
+    const governor = { teamConcurrency: 4, chunkPages: 2, leaseTtlMs: 60_000, overcommit: 1 };
     const [big, small] = await wt.with(stubs, async () => {
       const bigRun = await wt.env.client.workflow.start<typeof webDataPipeline>('webDataPipeline', { taskQueue: wt.taskQueue, workflowId: 'gov-big', args: [batchInput('big', governor)] });
       await reached("the big run's first chunk", chunkOneRunning);
