@@ -206,7 +206,7 @@ test('5. worker hosting the fleet governor SIGKILLed while leases are held', { t
   const ok = killed.runs.every((r) => r.result.status === 'completed' && r.urls.length === r.pages && new Set(r.urls).size === r.urls.length);
   recordScenario(profile.name, '5-governor', {
     scenario: '5. worker hosting the fleet governor SIGKILLed',
-    injected: `1 SIGKILL of the only worker (the governor's and every run's) while the governor showed ${killed.atKill?.inUse ?? '?'} of ${TEAM_CONCURRENCY} slots held (capacity ${killed.atKill?.capacity ?? '?'}: ${tenantsLine(killed.atKill)}); a new worker started at once; team concurrency ${TEAM_CONCURRENCY}, tenant A ${SIZES.bigRuns} runs of ${SIZES.bigPages} pages, ${SIZES.smallTenants} small tenants ${SIZES.smallPages} pages each, chunks of ${SIZES.chunkPages}`,
+    injected: `1 SIGKILL of the only worker (the governor's and every run's) while the governor showed ${killed.atKill?.inUse ?? '?'} of ${killed.atKill?.capacity ?? '?'} slots held (${tenantsLine(killed.atKill)}); a new worker started at once; team concurrency ${TEAM_CONCURRENCY}, tenant A ${SIZES.bigRuns} runs of ${SIZES.bigPages} pages, ${SIZES.smallTenants} small tenants ${SIZES.smallPages} pages each, chunks of ${SIZES.chunkPages}`,
     outcome: [
       ok ? `all ${killed.runs.length} runs completed, each page stored once` : 'a run FAILED or stored wrong pages',
       killed.end?.inUse === 0 && killed.end.tenants.length === 0 ? 'no share leaked (0 held, none in line at the end)' : `shares LEAKED: ${JSON.stringify(killed.end)}`,

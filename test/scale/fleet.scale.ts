@@ -176,6 +176,27 @@ function jobs(): Job[] {
   return (js as unknown as { all(): Job[] }).all().filter((j) => j.team.id === TEAM);
 }
 
+/**
+ * For a ledger that disagrees: the jobs whose charges are not one per document, or whose
+ * documents repeat a URL, and charges of no job of the storm (the diagnosis a failure needs).
+ */
+function oddJobs(ledger: Array<{ credits: number; reason: string; jobId?: string }>, stormJobs: Job[]): string {
+  const byJob = new Map<string, number>();
+  for (const e of ledger) if (e.reason !== 'map' && e.jobId) byJob.set(e.jobId, (byJob.get(e.jobId) ?? 0) + e.credits);
+  const odd: string[] = [];
+  for (const job of stormJobs) {
+    const urls = job.documents.map((d) => String((d.doc.metadata as Record<string, unknown>).sourceURL ?? ''));
+    const charged = byJob.get(job.id) ?? 0;
+    byJob.delete(job.id);
+    if (charged !== job.documents.length || new Set(urls).size !== urls.length) {
+      odd.push(`${job.kind} ${job.id} ${job.status}: charged ${charged}, ${job.documents.length} documents (${new Set(urls).size} URLs), creditsUsed ${job.creditsUsed}`);
+    }
+  }
+  const other = [...byJob].filter(([id]) => !ledger.some((e) => e.jobId === id && (e.reason === 'scrape' || e.reason === 'interact session')));
+  if (other.length) odd.push(`charges of no storm job: ${other.map(([id, c]) => `${id} ${c}`).join(', ')}`);
+  return odd.length ? `odd jobs: ${odd.join('; ')}` : 'every job charged once per document';
+}
+
 /** The page URLs the service returned for a job (its documents, as the collector reads them). */
 function returnedUrls(jobId: string | undefined): string[] {
   if (!jobId) return [];
@@ -435,7 +456,7 @@ test(`fleet at scale (${profile.name}): every run completes with the clean run's
   const mapCharged = mapCharges.reduce((n, e) => n + e.credits, 0);
   const byReason = (entries: typeof stormLedger) => JSON.stringify(Object.fromEntries(
     [...new Set(entries.map((e) => e.reason))].map((r) => [r, entries.filter((e) => e.reason === r).reduce((n, e) => n + e.credits, 0)])));
-  assert.equal(charged - mapCharged, cleanTotal - cleanMap, `the service charged ${charged - mapCharged} credits besides map; clean runs of the same shapes: ${cleanTotal - cleanMap} (charged by reason: ${byReason(stormLedger)})`);
+  assert.equal(charged - mapCharged, cleanTotal - cleanMap, `the service charged ${charged - mapCharged} credits besides map; clean runs of the same shapes: ${cleanTotal - cleanMap} (charged by reason: ${byReason(stormLedger)}; ${oddJobs(stormLedger, stormJobs)})`);
   const disruptions = [...kills.map((k) => k.at), temporalRestart?.at ?? 0, storeRestart?.at ?? 0];
   const mapsPaidTwice = (mapCharged - cleanMap) / (mapCharges[0]?.credits ?? 1);
   const mapsBeforeDisruption = mapCharges.filter((e) => disruptions.some((d) => d >= e.at && d - e.at <= 60_000)).length;
