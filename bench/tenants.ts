@@ -21,6 +21,7 @@ import { DEFAULT_OVERCOMMIT, MAX_OVERCOMMIT } from '../src/workflows/team-govern
 import { diff, startCountingService } from './lib/counting-service.js';
 import { intOption, runBench, timeoutMs } from './lib/harness.js';
 import { fixed, int, seconds } from './lib/stats.js';
+import { runPhases, type RunPhases } from './lib/run-phases.js';
 import { printTable } from './lib/table.js';
 import { startBenchTemporal } from './lib/temporal.js';
 import { spawnWorker } from './lib/worker-process.js';
@@ -40,6 +41,7 @@ interface Sizes {
 }
 
 interface RunTime {
+  workflowId: string;
   tenant: string;
   ms: number;
   pages: number;
@@ -69,7 +71,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function timed(handle: PipelineHandle, tenant: string, t0: number): Promise<RunTime> {
   const result = await handle.result();
-  return { tenant, ms: Date.now() - t0, pages: result.stages.batch?.documents ?? 0, status: result.status };
+  return { workflowId: handle.workflowId, tenant, ms: Date.now() - t0, pages: result.stages.batch?.documents ?? 0, status: result.status };
 }
 
 /** One run alone: its time is the baseline of the same run in the crowd. */
@@ -173,6 +175,25 @@ export async function tenantsBench(sizes: Sizes, log: (line: string) => void, cl
     int(p.requests),
     `${int(p.rateLimited)} (${fixed((100 * p.rateLimited) / Math.max(1, p.requests), 2)}%)`,
     `${fixed(percentile(smallRatios(p), 95), 2)}×`,
+  ]);
+  // Where the small runs' time went (the p95's cause), from each run's history.
+  const phasesOf = async (p: Phase) => Promise.all(p.runs.filter((r) => r.tenant !== 'A').map(async (r) => ({ run: r, phases: await runPhases(temporal.client, r.workflowId) })));
+  const phaseRows: string[][] = [];
+  const slowest: string[] = [];
+  for (const p of [governed, ungoverned]) {
+    const small = await phasesOf(p);
+    const worst = [...small].sort((a, b) => b.run.ms - a.run.ms)[0];
+    const median = (key: Exclude<keyof RunPhases, 'before'>) => percentile(small.map((x) => x.phases[key]), 50);
+    const label = p.governed ? 'governed' : 'ungoverned';
+    phaseRows.push([`${label}, median`, ...(['beforeMs', 'lineMs', 'jobMs', 'afterMs'] as const).map((k) => seconds(median(k), 1))]);
+    if (worst) {
+      phaseRows.push([`${label}, slowest (${worst.run.tenant}, ${seconds(worst.run.ms, 1)})`, ...(['beforeMs', 'lineMs', 'jobMs', 'afterMs'] as const).map((k) => seconds(worst.phases[k], 1))]);
+      slowest.push(`${label} slowest, before its job (s): ${worst.phases.before}`);
+    }
+  }
+  printTable('Small tenants: where a run\'s time went', ['runs', 'before its job', 'in the line', 'job', 'after'], phaseRows, [
+    'From each run\'s history: before = start to its first share asked for (map, select); line = acquireTeamShare; job = first start to the follower\'s end (less later asks); after = collect and report.',
+    ...slowest,
   ]);
   const pps = (p: Phase) => p.pages / (p.wallMs / 1000);
   const p95 = percentile(smallRatios(governed), 95);
