@@ -198,7 +198,8 @@ async function pipelines(stack: Stack, closers: Closers, workerCount: number, en
   const stamp = Date.now();
   const taskQueue = `many-${workerCount}w-${stamp}`;
   const storeRoot = join(stack.dir, `workers-${workerCount}-${stamp}`);
-  const envLabel = [...Object.entries(env).map(([k, v]) => `${k.replace(/^WEBDATA_/, '')}=${v}`), ...nodeArgs].join(' ');
+  const args = [...nodeArgs, ...(process.env.MANY_PIPELINES_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
+  const envLabel = [...Object.entries(env).map(([k, v]) => `${k.replace(/^WEBDATA_/, '')}=${v}`), ...args].join(' ');
   const name = `${workerCount} worker(s)${envLabel ? ` ${envLabel}` : ''}`;
   const workers: WorkerProcess[] = [];
   const settings: string[] = [];
@@ -212,7 +213,7 @@ async function pipelines(stack: Stack, closers: Closers, workerCount: number, en
       store: storeRoot,
       bundlePath: temporal.bundlePath,
       env,
-      nodeArgs: [...nodeArgs, ...workerNodeArgs()],
+      nodeArgs: [...args, ...probeNodeArgs()],
       onLine: (line) => {
         if (line.startsWith('webdata worker: concurrency')) settings.push(line.replace('webdata worker: concurrency', '').trim());
       },
@@ -332,14 +333,9 @@ function probeSplit(file: string, pid: number, from: number): string {
   return `RSS ${bytes(peak.rss)} at +${seconds(peak.t - from, 0)} s = ${heaps.join(' + ')} + outside the heaps ${bytes(rest)}`;
 }
 
-/**
- * MANY_PIPELINES_WORKER_NODE_ARGS, and with MEMORY_PROBE_FILE set the memory probe
- * (lib/memory-probe.mjs: each thread's heap, the process's RSS, every MEMORY_PROBE_MS).
- */
-function workerNodeArgs(): string[] {
-  const args = process.env.MANY_PIPELINES_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  if (process.env.MEMORY_PROBE_FILE) args.push('--import', fileURLToPath(new URL('./lib/memory-probe.mjs', import.meta.url)));
-  return args;
+/** With MEMORY_PROBE_FILE set, the memory probe (lib/memory-probe.mjs: each thread's heap, the process's RSS, every MEMORY_PROBE_MS). */
+function probeNodeArgs(): string[] {
+  return process.env.MEMORY_PROBE_FILE ? ['--import', fileURLToPath(new URL('./lib/memory-probe.mjs', import.meta.url))] : [];
 }
 
 interface CpuMark {

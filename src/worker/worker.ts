@@ -214,9 +214,10 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
  * collects lazily below it: the worker's RSS follows the limit more than its live runs, and the
  * SDK sizes its default workflow cache from it (docs/operations.md, "Memory").
  */
-export function describeHeapLimit(): string {
-  const mib = Math.round(getHeapStatistics().heap_size_limit / (1024 * 1024));
-  const flag = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].find((a) => /^--max[-_]old[-_]space[-_]size=/.test(a));
+export function describeHeapLimit(limitBytes = getHeapStatistics().heap_size_limit, execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS): string {
+  const mib = Math.round(limitBytes / (1024 * 1024));
+  // The last one wins; NODE_OPTIONS comes before the command line's options.
+  const flag = [...(nodeOptions ?? '').split(/\s+/), ...execArgv].filter((a) => /^--max[-_]old[-_]space[-_]size=/.test(a)).at(-1);
   return `heap limit ${mib} MiB a thread (${flag ?? 'V8 default; set --max-old-space-size in NODE_OPTIONS'})`;
 }
 
