@@ -119,10 +119,9 @@ export const WIDE_SETTINGS: Record<string, string> = {
 /**
  * Node options of the wide row's worker: a V8 heap limit for each of its threads. Without it V8
  * sizes the limit from the machine's memory (4 GiB here) and collects lazily below it: the
- * workflow thread, which evaluates the workflow modules again for every run it starts or
- * replays, let garbage grow to 700+ MiB and the RSS swing 830-1,150 MiB, while what it retains
- * is 100-250 MiB (docs/benchmarks.md, the wide row). MANY_PIPELINES_WORKER_NODE_ARGS come after
- * (the last --max-old-space-size wins).
+ * workflow thread evaluates the workflow modules again for every run it starts or replays, and
+ * the RSS swung 830-1,150 MiB while that thread retains 100-170 MiB (docs/benchmarks.md, the
+ * wide row). MANY_PIPELINES_WORKER_NODE_ARGS come after (the last --max-old-space-size wins).
  */
 export const WIDE_NODE_ARGS = ['--max-old-space-size=384'];
 
