@@ -1,9 +1,10 @@
 // Where a worker's memory is: loaded with `--import` into the worker process (many-pipelines
-// passes it when MEMORY_PROBE_FILE is set and prints the split at the peak), it runs in the main thread and, as Node preloads
-// `--import` modules into worker threads too, in the SDK's workflow thread. Each thread appends
-// one JSON line every MEMORY_PROBE_MS (default 5 s) to MEMORY_PROBE_FILE: its own V8 heap
-// (used, total, limit), the process's RSS, external and array-buffer bytes, so RSS minus the
-// heaps is what native code (sdk-core, malloc arenas, code) holds. Plain JS: it loads before tsx.
+// passes it when MEMORY_PROBE_FILE is set and prints the split at the peak), it runs in the main
+// thread and, as Node preloads `--import` modules into worker threads too, in the SDK's workflow
+// thread. Each thread appends one JSON line every MEMORY_PROBE_MS (default 5 s) to
+// MEMORY_PROBE_FILE: its own V8 heap (used, total, limit), the process's RSS, external and
+// array-buffer bytes, so RSS minus the heaps is what native code (sdk-core, malloc arenas, code)
+// holds. Plain JS: it loads before tsx.
 import { appendFileSync, existsSync, rmSync } from 'node:fs';
 import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { isMainThread, threadId } from 'node:worker_threads';
@@ -34,7 +35,8 @@ if (file) {
     };
     try {
       appendFileSync(file, `${JSON.stringify(line)}\n`);
-      // `touch <file>.snap-<thread>` (e.g. .snap-thread-2): a heap snapshot of that thread next to the file.
+      // `touch <file>.snap-<thread>` (e.g. .snap-thread-2): a heap snapshot of that thread next to
+      // the file. Writing one raised a 600 MiB worker's RSS by about 1 GiB for good: diagnosis only.
       const trigger = `${file}.snap-${line.thread}`;
       if (existsSync(trigger)) {
         rmSync(trigger);
