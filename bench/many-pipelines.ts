@@ -11,8 +11,8 @@
 //
 // With --wide=1000x10 (issue 27; not in npm run bench, it takes minutes) the wide row: 1,000
 // pipelines of 10 pages at once on one worker with the settings that fit them (WIDE_SETTINGS
-// below, or MANY_PIPELINES_WIDE_ENV), each run's store checked, no ceiling phase. Every
-// pipeline phase prints its goals, target next to measured.
+// below, or MANY_PIPELINES_WIDE_ENV, and the heap limit WIDE_NODE_ARGS), each run's store
+// checked, no ceiling phase. Every pipeline phase prints its goals, target next to measured.
 //
 //   node --conditions=webdata-source --import tsx bench/many-pipelines.ts [--pipelines=100] [--pipeline-pages=100] [--workers=1,2] [--wide=1000x10]
 //   (or MANY_PIPELINES_WIDE; --pipelines=0 --wide=1000x10 runs the wide row alone;
@@ -20,8 +20,10 @@
 //   (or MANY_PIPELINES, PAGES, MANY_PIPELINES_WORKERS; MANY_PIPELINES_WEBHOOKS=0 polls only;
 //   WEBDATA_MAX_* variables reach the workers; MANY_PIPELINES_VARIANTS compares worker settings
 //   side by side, e.g. "default;WEBDATA_MAX_CONCURRENT_ACTIVITIES=400"; MANY_PIPELINES_WORKER_NODE_ARGS
-//   e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the workers; BENCH_TIMEOUT_S bounds the whole run)
-import { mkdtempSync, rmSync } from 'node:fs';
+//   e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the workers; MEMORY_PROBE_FILE=/tmp/probe.jsonl
+//   samples each worker thread's heap (lib/memory-probe.mjs) and prints the split at the peak;
+//   BENCH_TIMEOUT_S bounds the whole run)
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +78,8 @@ interface Phase {
   settings?: string;
   /** Worker RSS (KiB, summed over workers) after the warm-up, before the phase's runs start. */
   idleKb?: number;
+  /** Per worker, where its memory was at its highest sample (MEMORY_PROBE_FILE only). */
+  memorySplit?: string[];
   /** Totals over the phase's runs (every run of each chain): history events and protobuf bytes. */
   historyEvents?: number;
   historyBytes?: number;
@@ -112,11 +116,22 @@ export const WIDE_SETTINGS: Record<string, string> = {
   WEBDATA_MAX_CONCURRENT_ACTIVITIES: '200',
 };
 
+/**
+ * Node options of the wide row's worker: a V8 heap limit for each of its threads. Without it V8
+ * sizes the limit from the machine's memory (4 GiB here) and collects lazily below it: the
+ * workflow thread evaluates the workflow modules again for every run it starts or replays, and
+ * the RSS swung 830-1,150 MiB while that thread retains 100-170 MiB (docs/benchmarks.md, the
+ * wide row). MANY_PIPELINES_WORKER_NODE_ARGS come after (the last --max-old-space-size wins).
+ */
+export const WIDE_NODE_ARGS = ['--max-old-space-size=384'];
+
 export interface ManyOptions {
   /** Run the service's ceiling (hand loops) first; the wide row leaves it out. */
   ceiling?: boolean;
   /** Title of the report. */
   title?: string;
+  /** Node options of the worker processes, before MANY_PIPELINES_WORKER_NODE_ARGS. */
+  workerNodeArgs?: string[];
 }
 
 export async function manyPipelines(closers: Closers, log: (line: string) => void, count: number, pages: number, workerCounts: number[], webhooks: boolean, variants: Array<Record<string, string>> = [{}], options: ManyOptions = {}): Promise<void> {
@@ -148,7 +163,7 @@ export async function manyPipelines(closers: Closers, log: (line: string) => voi
 
   const phases: Phase[] = options.ceiling === false ? [] : [await ceiling(stack, closers)];
   for (const workers of workerCounts) {
-    for (const env of variants) phases.push(await pipelines(stack, closers, workers, env));
+    for (const env of variants) phases.push(await pipelines(stack, closers, workers, env, options.workerNodeArgs ?? []));
   }
   report(phases, count, pages, webhooks, options.title);
 }
@@ -177,12 +192,13 @@ async function ceiling(stack: Stack, closers: Closers): Promise<Phase> {
 }
 
 /** The N pipelines at once on `workerCount` worker processes sharing one task queue. */
-async function pipelines(stack: Stack, closers: Closers, workerCount: number, env: Record<string, string>): Promise<Phase> {
+async function pipelines(stack: Stack, closers: Closers, workerCount: number, env: Record<string, string>, nodeArgs: string[]): Promise<Phase> {
   const { api, sites, pages, svc, temporal, log } = stack;
   const stamp = Date.now();
   const taskQueue = `many-${workerCount}w-${stamp}`;
   const storeRoot = join(stack.dir, `workers-${workerCount}-${stamp}`);
-  const envLabel = Object.entries(env).map(([k, v]) => `${k.replace(/^WEBDATA_/, '')}=${v}`).join(' ');
+  const args = [...nodeArgs, ...(process.env.MANY_PIPELINES_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
+  const envLabel = [...Object.entries(env).map(([k, v]) => `${k.replace(/^WEBDATA_/, '')}=${v}`), ...args].join(' ');
   const name = `${workerCount} worker(s)${envLabel ? ` ${envLabel}` : ''}`;
   const workers: WorkerProcess[] = [];
   const settings: string[] = [];
@@ -196,7 +212,7 @@ async function pipelines(stack: Stack, closers: Closers, workerCount: number, en
       store: storeRoot,
       bundlePath: temporal.bundlePath,
       env,
-      nodeArgs: process.env.MANY_PIPELINES_WORKER_NODE_ARGS?.split(' ').filter(Boolean),
+      nodeArgs: [...args, ...probeNodeArgs()],
       onLine: (line) => {
         if (line.startsWith('webdata worker: concurrency')) settings.push(line.replace('webdata worker: concurrency', '').trim());
       },
@@ -243,6 +259,7 @@ async function pipelines(stack: Stack, closers: Closers, workerCount: number, en
   const cpu = cpuSince(cpu0, pids);
   const { requests, byRoute } = diff(svc.snapshot(), before);
   const memory = samplers.map((s) => s.stop());
+  const memorySplit = process.env.MEMORY_PROBE_FILE ? pids.map((pid) => probeSplit(process.env.MEMORY_PROBE_FILE as string, pid, t0)) : undefined;
   const bad = runs.filter((r) => r.status !== 'completed/completed');
   if (bad.length > 0) throw new Error(`${name}: ${bad.length} runs did not complete: ${bad.slice(0, 5).map((r) => `${r.runId} ${r.status}`).join('; ')}`);
 
@@ -282,8 +299,42 @@ async function pipelines(stack: Stack, closers: Closers, workerCount: number, en
     historyEvents,
     historyBytes,
     idleKb,
+    memorySplit,
     settings: [...new Set(settings)].join(' | ') || '(the worker did not print its settings)',
   };
+}
+
+interface ProbeLine {
+  t: number;
+  pid: number;
+  thread: string;
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  heapLimit: number;
+  external: number;
+}
+
+/**
+ * The probe's sample with the process's highest RSS since `from`, split: each thread's V8 heap
+ * (committed, of it in use) at its own nearest sample, and the rest (native: sdk-core, buffers,
+ * code, allocator).
+ */
+function probeSplit(file: string, pid: number, from: number): string {
+  if (!existsSync(file)) return 'no probe samples';
+  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ProbeLine).filter((l) => l.pid === pid && l.t >= from);
+  if (lines.length === 0) return 'no probe samples';
+  const peak = lines.reduce((a, b) => (b.rss > a.rss ? b : a));
+  const threads = [...new Set(lines.map((l) => l.thread))].sort();
+  const near = threads.map((thread) => lines.filter((l) => l.thread === thread).reduce((a, b) => (Math.abs(b.t - peak.t) < Math.abs(a.t - peak.t) ? b : a)));
+  const heaps = near.map((l) => `${l.thread} heap ${bytes(l.heapTotal)} (${bytes(l.heapUsed)} in use, limit ${bytes(l.heapLimit)})`);
+  const rest = peak.rss - near.reduce((n, l) => n + l.heapTotal, 0);
+  return `RSS ${bytes(peak.rss)} at +${seconds(peak.t - from, 0)} s = ${heaps.join(' + ')} + outside the heaps ${bytes(rest)}`;
+}
+
+/** With MEMORY_PROBE_FILE set, the memory probe (lib/memory-probe.mjs: each thread's heap, the process's RSS, every MEMORY_PROBE_MS). */
+function probeNodeArgs(): string[] {
+  return process.env.MEMORY_PROBE_FILE ? ['--import', fileURLToPath(new URL('./lib/memory-probe.mjs', import.meta.url))] : [];
 }
 
 interface CpuMark {
@@ -534,6 +585,12 @@ function report(phases: Phase[], count: number, pages: number, webhooks: boolean
     ]);
   }
 
+  const probed = phases.filter((p) => p.memorySplit);
+  if (probed.length > 0) {
+    console.log('\nWorker memory at its highest probe sample (MEMORY_PROBE_FILE; heaps: committed, of it in use):');
+    for (const p of probed) for (const line of p.memorySplit ?? []) console.log(`- ${p.label}: ${line}`);
+  }
+
   const withSettings = phases.filter((p) => p.settings);
   if (withSettings.length > 0) {
     console.log('\nWorker settings (as each worker printed them):');
@@ -556,7 +613,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     if (wide) {
       // A stack of its own (service, sites, Temporal): the first one's leftovers do not count here.
       await closers.closeAll();
-      await manyPipelines(closers, log, wide.pipelines, wide.pages, [1], webhooks, [wideEnv], { ceiling: false, title: 'Wide row' });
+      await manyPipelines(closers, log, wide.pipelines, wide.pages, [1], webhooks, [wideEnv], { ceiling: false, title: 'Wide row', workerNodeArgs: WIDE_NODE_ARGS });
     }
   });
 }

@@ -1,6 +1,7 @@
 // The worker: runs the pipeline workflow and every activity against one service and one store.
 // `node --import tsx src/worker.ts` (or `webdata worker`) configures it from the environment.
 import { fileURLToPath } from 'node:url';
+import { getHeapStatistics } from 'node:v8';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { NativeConnection, Runtime, Worker, type LogLevel, type RuntimeOptions, type WorkerOptions } from '@temporalio/worker';
 import { WebDataClient } from 'webdata-client';
@@ -199,12 +200,25 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
     : message);
   say(ready + exporting);
   // What the worker runs with, defaults resolved: the first thing to read when runs queue up.
-  say(`webdata worker: concurrency ${describeConcurrency(worker.options)}, follower pause up to ${settings.followMaxIdleMs ?? 1_000} ms`);
+  say(`webdata worker: concurrency ${describeConcurrency(worker.options)}, follower pause up to ${settings.followMaxIdleMs ?? 1_000} ms, ${describeHeapLimit()}`);
   try {
     await worker.run();
   } finally {
     await built.close();
   }
+}
+
+/**
+ * The V8 heap limit of each of the worker's threads (main and workflow threads alike). V8 sizes
+ * it from the machine's memory unless `--max-old-space-size` (in NODE_OPTIONS) sets it, and
+ * collects lazily below it: the worker's RSS follows the limit more than its live runs, and the
+ * SDK sizes its default workflow cache from it (docs/operations.md, "Memory").
+ */
+export function describeHeapLimit(limitBytes = getHeapStatistics().heap_size_limit, execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS): string {
+  const mib = Math.round(limitBytes / (1024 * 1024));
+  // The last one wins; NODE_OPTIONS comes before the command line's options.
+  const flag = [...(nodeOptions ?? '').split(/\s+/), ...execArgv].filter((a) => /^--max[-_]old[-_]space[-_]size=/.test(a)).at(-1);
+  return `heap limit ${mib} MiB a thread (${flag ?? 'V8 default; set --max-old-space-size in NODE_OPTIONS'})`;
 }
 
 type SlotOptions = { type: string; numSlots?: number };

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readWorkerSettings, WorkerSettingsError } from '../../src/config/worker-env.js';
+import { describeHeapLimit } from '../../src/worker/worker.js';
 
 test('worker settings: every problem on its own line, naming the variable, never echoing the key', () => {
   try {
@@ -53,4 +54,12 @@ test('worker settings: WEBDATA_MAX_CACHED_WORKFLOWS and WEBDATA_FOLLOW_MAX_IDLE_
   assert.equal(readWorkerSettings({ ...base, WEBDATA_FOLLOW_MAX_IDLE_MS: '2000' }).followMaxIdleMs, 2000);
   assert.throws(() => readWorkerSettings({ ...base, WEBDATA_MAX_CACHED_WORKFLOWS: '0' }), (err: Error) => err.message.startsWith('WEBDATA_MAX_CACHED_WORKFLOWS: must be at least 1'));
   assert.throws(() => readWorkerSettings({ ...base, WEBDATA_FOLLOW_MAX_IDLE_MS: 'soon' }), (err: Error) => err.message.startsWith('WEBDATA_FOLLOW_MAX_IDLE_MS: must be a whole number'));
+});
+
+test('worker start line: the heap limit a thread, and the --max-old-space-size that set it (the last one wins)', () => {
+  const MiB = 1024 * 1024;
+  assert.equal(describeHeapLimit(4144 * MiB, [], undefined), 'heap limit 4144 MiB a thread (V8 default; set --max-old-space-size in NODE_OPTIONS)');
+  assert.equal(describeHeapLimit(432 * MiB, [], '--max-old-space-size=384'), 'heap limit 432 MiB a thread (--max-old-space-size=384)');
+  assert.equal(describeHeapLimit(560 * MiB, ['--max-old-space-size=384', '--max_old_space_size=512'], '--max-old-space-size=256'), 'heap limit 560 MiB a thread (--max_old_space_size=512)');
+  assert.match(describeHeapLimit(), /^heap limit \d+ MiB a thread \(/);
 });
