@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOW_METRICS_PATH } from '../../src/worker/metrics.js';
+import { workflowBundlerOptions } from '../../src/worker/bundler-options.js';
 import { WORKFLOWS_PATH } from '../../src/worker/worker.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,7 +44,7 @@ async function build(interceptorModules: string[]): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     workflowInterceptorModules: interceptorModules,
-    webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['webdata-source', '...'] } }),
+    ...workflowBundlerOptions((config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['webdata-source', '...'] } })),
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message, meta) => console.error(message, meta ?? ''), log() {} },
   });
   mkdirSync(CACHE, { recursive: true });
