@@ -167,6 +167,9 @@ await runBench('workflow-eval', timeoutMs(1200), async (_closers, log) => {
     `CPU per replayed run (ms, median of ${rounds} rounds of ${runs} runs; history ${historyName})`,
     ['case', sides[0].label, sides[1].label, 'saved', 'now / before'],
     rows,
-    ['Process CPU (user + system, every thread) over the replays divided by the runs; a replay also pays the SDK\'s own activation and history work.'],
+    [
+      'Process CPU (user + system, every thread) over the replays divided by the runs; a replay also pays the SDK\'s own activation and history work.',
+      'Each round is one replay worker: its context\'s one-time cost (the preload with it) is spread over the round\'s runs, so few runs overstate it.',
+    ],
   );
 });

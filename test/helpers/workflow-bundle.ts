@@ -14,8 +14,8 @@ import { WORKFLOWS_PATH } from '../../src/worker/worker.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/webdata-test-bundles');
 
-/** Sources a bundle is made of: the workflows, what they import from src/, the contract. */
-const INPUTS = ['src', 'packages/contract/src', 'package-lock.json'].map((p) => join(ROOT, p));
+/** Sources a bundle is made of: the workflows, what they import from src/, the contract; this file (its bundler options). */
+const INPUTS = ['src', 'packages/contract/src', 'package-lock.json', 'test/helpers/workflow-bundle.ts'].map((p) => join(ROOT, p));
 
 function filesUnder(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
