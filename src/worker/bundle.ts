@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { createWorkerLogger } from './logging.js';
 import { WORKFLOW_METRICS_PATH } from './metrics.js';
+import { workflowBundlerOptions } from './bundler-options.js';
 import { WORKFLOWS_PATH } from './worker.js';
 
 /**
@@ -22,7 +23,7 @@ export async function writeWorkflowBundle(outPath: string, options: { tracing?: 
   const logger = createWorkerLogger((['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'].includes(level) ? level : 'INFO') as 'INFO', 'text');
   const modules = [WORKFLOW_METRICS_PATH];
   if (options.tracing) modules.push(createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'));
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: modules, logger });
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: modules, logger, ...workflowBundlerOptions() });
   mkdirSync(dirname(resolve(outPath)), { recursive: true });
   writeFileSync(resolve(outPath), code);
   return code.length;

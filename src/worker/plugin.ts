@@ -9,12 +9,14 @@ import type { ActivityDeps } from '../activities/deps.js';
 import { noopMetricMeter } from '@temporalio/common';
 import { createWebDataMetrics, withStoreMetrics, WORKFLOW_METRICS_PATH } from './metrics.js';
 import { workflowMetricsSinks } from './workflow-metrics-sink.js';
+import { workflowBundlerOptions } from './bundler-options.js';
 import { WORKFLOWS_PATH } from './worker.js';
 
 export const PLUGIN_NAME = 'webdata-temporal';
 
-function withWorkflows<T extends { workflowsPath?: string; workflowBundle?: unknown }>(options: T): T {
-  return options.workflowsPath || options.workflowBundle ? options : { ...options, workflowsPath: WORKFLOWS_PATH };
+function withWorkflows<T extends { workflowsPath?: string; workflowBundle?: unknown; bundlerOptions?: object }>(options: T): T {
+  if (options.workflowsPath || options.workflowBundle) return options;
+  return { ...options, workflowsPath: WORKFLOWS_PATH, bundlerOptions: { ...workflowBundlerOptions(), ...options.bundlerOptions } };
 }
 
 /**

@@ -7,6 +7,7 @@ import { NativeConnection, Runtime, Worker, type LogLevel, type RuntimeOptions, 
 import { WebDataClient } from 'webdata-client';
 import { createActivities } from '../activities/index.js';
 import { readWorkerSettings, WorkerSettingsError, type WorkerSettings } from '../config/worker-env.js';
+import { workflowBundlerOptions } from './bundler-options.js';
 import { createWorkerLogger, formatLogLine } from './logging.js';
 import { combineObservers, createWebDataMetrics, WEBDATA_HISTOGRAM_BUCKETS, withStoreMetrics, WORKFLOW_METRICS_PATH, type WebDataMetrics } from './metrics.js';
 import { readOtlpSettings, startTracing, TracingUnavailableError, type OtlpSettings } from './tracing.js';
@@ -81,7 +82,7 @@ export interface WebDataWorkerOptions {
 export async function createWebDataWorker(options: WebDataWorkerOptions): Promise<Worker> {
   const workflowSource = options.workflowBundlePath
     ? { workflowBundle: { codePath: options.workflowBundlePath } }
-    : { workflowsPath: WORKFLOWS_PATH };
+    : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: workflowBundlerOptions() };
   const metrics = options.metrics === false ? undefined : (options.metrics ?? createWebDataMetrics());
   const store = metrics ? withStoreMetrics(options.store, metrics) : options.store;
   const interceptors = options.overrides?.interceptors;

@@ -19,6 +19,7 @@ import {
   checkCodeOrPrompt,
   interactRequestShape,
 } from 'webdata-contract';
+import { lazyStrictObject } from './lazy-schema.js';
 import { priorityKeySchema, tenantSchema } from './tenant.js';
 import { DEFAULT_LEASE_TTL_MS, DEFAULT_OVERCOMMIT, MAX_OVERCOMMIT } from './team-governor-rules.js';
 
@@ -34,66 +35,73 @@ export const DEFAULT_FIXABLE_FIELDS: Record<'crawl' | 'batch' | 'interact', stri
   interact: Object.keys(interactRequestShape),
 };
 
-const ms = z.number().int().min(0);
+const ms = () => z.number().int().min(0);
 
-const agentFields = agentRequestSchema.shape;
+const RUN_ID_RULE = { error: 'must be 1-128 letters, digits, dot, dash or underscore' };
 
 /**
  * The `agent` stage: one agent job (POST /v2/agent) after the pages are stored. The fields of
  * the agent request (no webhook: the stage polls), plus `match` to hand it pages this run stored.
  */
-export const agentStageSchema = z.strictObject({
-  prompt: agentFields.prompt,
-  urls: agentFields.urls,
-  schema: agentFields.schema,
-  /** The agent's own cap; the run's budget clamps it further (what is left of budget.credits). */
-  maxCredits: agentFields.maxCredits,
-  strictConstrainToURLs: agentFields.strictConstrainToURLs,
-  model: agentFields.model,
-  /** Regex tested against each stored page URL: matching pages (up to `maxUrls`) join `urls`. */
-  match: pathPatternSchema.optional(),
-  maxUrls: z.number().int().min(1).max(MAX_AGENT_URLS).default(10),
-}).superRefine((value, ctx) => {
-  if (value.strictConstrainToURLs === true && value.urls === undefined && value.match === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['urls'], message: 'urls or match is required when strictConstrainToURLs is true' });
-  }
-});
+function agentStageSchema() {
+  const agentFields = agentRequestSchema.shape;
+  return z.strictObject({
+    prompt: agentFields.prompt,
+    urls: agentFields.urls,
+    schema: agentFields.schema,
+    /** The agent's own cap; the run's budget clamps it further (what is left of budget.credits). */
+    maxCredits: agentFields.maxCredits,
+    strictConstrainToURLs: agentFields.strictConstrainToURLs,
+    model: agentFields.model,
+    /** Regex tested against each stored page URL: matching pages (up to `maxUrls`) join `urls`. */
+    match: pathPatternSchema.optional(),
+    maxUrls: z.number().int().min(1).max(MAX_AGENT_URLS).default(10),
+  }).superRefine((value, ctx) => {
+    if (value.strictConstrainToURLs === true && value.urls === undefined && value.match === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['urls'], message: 'urls or match is required when strictConstrainToURLs is true' });
+    }
+  });
+}
 
-export const pipelineInputSchema = z.strictObject({
+/**
+ * The fields of the input, each built when a run's input has it (lazy-schema.ts): starting a run
+ * builds what its input configures, not every stage's schema.
+ */
+const pipelineInput = lazyStrictObject({
   /** Start URL of the site. */
-  url: httpUrl,
+  url: () => httpUrl,
   /** `crawl`: map → select → crawl, then batch for what the crawl missed; `batch`: batch-scrape every selected URL. */
-  mode: z.enum(['crawl', 'batch']).default('crawl'),
+  mode: () => z.enum(['crawl', 'batch']).default('crawl'),
   /** Stages switched off are reported as `skipped`. */
-  stages: z.strictObject(Object.fromEntries(STAGES.map((s) => [s, z.boolean().optional()])) as Record<StageName, z.ZodOptional<z.ZodBoolean>>).optional(),
+  stages: () => z.strictObject(Object.fromEntries(STAGES.map((s) => [s, z.boolean().optional()])) as Record<StageName, z.ZodOptional<z.ZodBoolean>>).optional(),
   /** Document store run id; defaults to the workflow id. */
-  runId: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, { error: 'must be 1-128 letters, digits, dot, dash or underscore' }).optional(),
+  runId: () => z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, RUN_ID_RULE).optional(),
   /** The customer this run is for: its fairness key, search attribute, metrics label and monthly budget. */
-  tenant: tenantSchema.optional(),
+  tenant: () => tenantSchema.optional(),
   /** Temporal priority of the run's tasks: 1 (first) to 5 (last); default 3. */
-  priorityKey: priorityKeySchema.optional(),
-  map: mapRequestSchema.omit({ url: true, origin: true, integration: true }).optional(),
-  select: z.strictObject({
+  priorityKey: () => priorityKeySchema.optional(),
+  map: () => mapRequestSchema.omit({ url: true, origin: true, integration: true }).optional(),
+  select: () => z.strictObject({
     include: patternListSchema.optional(),
     exclude: patternListSchema.optional(),
     /** Orders selected URLs by relevance to this text (map's own ranking). */
     search: z.string().min(1).optional(),
     limit: z.number().int().min(1).max(100_000).optional(),
   }).optional(),
-  crawl: crawlRequestSchema.omit({ url: true, webhook: true, origin: true, integration: true }).optional(),
-  batch: z.strictObject({
+  crawl: () => crawlRequestSchema.omit({ url: true, webhook: true, origin: true, integration: true }).optional(),
+  batch: () => z.strictObject({
     scrapeOptions: z.strictObject(scrapeOptionsShape).optional(),
     maxConcurrency: batchScrapeRequestSchema.shape.maxConcurrency,
   }).optional(),
   /** The interact request (its fields and rule from the contract) and which stored pages get it. */
-  interact: z.strictObject({
+  interact: () => z.strictObject({
     /** Regex tested against each stored page URL; matching pages get the follow-up. */
     match: pathPatternSchema,
     maxPages: z.number().int().min(1).max(100).default(3),
     ...interactRequestShape,
   }).superRefine(checkCodeOrPrompt).optional(),
-  agent: agentStageSchema.optional(),
-  support: z.strictObject({
+  agent: () => agentStageSchema().optional(),
+  support: () => z.strictObject({
     /** Lowest confidence whose fixParameters are applied. */
     minConfidence: z.enum(['high', 'medium']).default('medium'),
     fixableFields: z.strictObject({
@@ -107,7 +115,7 @@ export const pipelineInputSchema = z.strictObject({
    * each crawl or batch job waits for a share of the team's concurrency from the team's governor
    * workflow and starts with maxConcurrency = that share; a batch starts in chunks of `chunkPages`.
    */
-  governor: z.strictObject({
+  governor: () => z.strictObject({
     /** The team's concurrency; unset: the service's GET /v2/team/queue-status maxConcurrency. */
     teamConcurrency: z.number().int().min(1).max(10_000).optional(),
     /** URLs per batch job: a tenant who arrives later gets a share when a chunk ends. */
@@ -120,13 +128,13 @@ export const pipelineInputSchema = z.strictObject({
      */
     overcommit: z.number().min(1).max(MAX_OVERCOMMIT).default(DEFAULT_OVERCOMMIT),
   }).optional(),
-  budget: z.strictObject({
+  budget: () => z.strictObject({
     /** Credits this run may spend: at least 1, or 0 to wait (waitForRaiseMs) for a `raiseBudget`. */
     credits: z.number().int().min(0),
     /** Optional cap on the team's credits this calendar month (from the historical usage endpoint). */
     monthlyCap: z.number().int().min(0).optional(),
     /** How long a stage that does not fit waits for a `raiseBudget` update before it is skipped. */
-    waitForRaiseMs: ms.default(0),
+    waitForRaiseMs: ms().default(0),
     /**
      * `clamp` (default) shrinks a job to what fits before it starts; `stop` starts it as
      * configured and cancels it when its own `creditsUsed` reaches what is left.
@@ -144,34 +152,39 @@ export const pipelineInputSchema = z.strictObject({
    * (an enterprise feature: 403 for teams without it); the pipeline's own check is dropped only
    * after the service accepted such a crawl.
    */
-  ignoreRobotsTxt: z.boolean().optional(),
+  ignoreRobotsTxt: () => z.boolean().optional(),
   /**
    * Change reports: this run compares each page with the previous completed run of `series`
    * (new, changed, unchanged, removed), stores only new and changed pages (unchanged ones as a
    * reference to the earlier copy) and keeps a unified diff per changed page. Scheduled runs
    * get `series` = the schedule id unless set. `webhookUrl` receives the signed summary.
    */
-  changes: z.strictObject({
-    series: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, { error: 'must be 1-128 letters, digits, dot, dash or underscore' }),
+  changes: () => z.strictObject({
+    series: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, RUN_ID_RULE),
     webhookUrl: httpUrl.optional(),
   }).optional(),
   /** Webhook receiver for job-level events; polling still guarantees completion. */
-  webhookUrl: httpUrl.optional(),
+  webhookUrl: () => httpUrl.optional(),
   /**
    * Recorded by the client that starts the run, from its deployment's setting (the caller may
    * not set it: startPipeline refuses that). The workflow cannot read the worker's environment
    * deterministically, so its own address check trusts what the starting client recorded; the
    * worker still applies its own setting to every request and fetch it makes.
    */
-  allowPrivateAddresses: z.boolean().optional(),
-  polling: z.strictObject({
-    minIntervalMs: ms.min(200).default(1_000),
-    maxIntervalMs: ms.min(200).default(30_000),
+  allowPrivateAddresses: () => z.boolean().optional(),
+  polling: () => z.strictObject({
+    minIntervalMs: ms().min(200).default(1_000),
+    maxIntervalMs: ms().min(200).default(30_000),
   }).optional(),
-});
+}, ['url', 'mode']);
 
-export type PipelineInput = z.input<typeof pipelineInputSchema>;
-export type PipelineConfig = z.output<typeof pipelineInputSchema>;
+/** The whole input schema (every field built). */
+export const pipelineInputSchema = pipelineInput.full;
+/** The optional fields a run's input may leave out (their schemas are built only when present). */
+export const pipelineInputOptionalFields = pipelineInput.optionalFields;
+
+export type PipelineInput = z.input<ReturnType<typeof pipelineInputSchema>>;
+export type PipelineConfig = z.output<ReturnType<typeof pipelineInputSchema>>;
 
 export class PipelineInputError extends Error {
   readonly issues: Array<{ path: string; message: string }>;
@@ -192,7 +205,9 @@ export interface AddressPolicy {
  * against the private ranges. Each issue is one line naming the field and the rule.
  */
 export function parsePipelineInput(input: unknown, policy: AddressPolicy): PipelineConfig {
-  const parsed = pipelineInputSchema.safeParse(input);
+  // jitless: zod would compile a parser (new Function) for each object on its first parse, which
+  // every run pays again and which one parse never earns back.
+  const parsed = pipelineInput.schemaFor(input).safeParse(input, { jitless: true });
   if (!parsed.success) throw new PipelineInputError(formatIssues(parsed.error));
   if (!policy.allowPrivateAddresses) {
     const issues = privateUrlIssues(parsed.data);

@@ -4,6 +4,7 @@
 // before anything is parsed or spent.
 import { z } from 'zod';
 import { formatIssues, MIN_BUDGET_CREDITS, parseOptionsSchema } from 'webdata-contract';
+import { lazyStrictObject, once } from './lazy-schema.js';
 import { priorityKeySchema, tenantSchema } from './tenant.js';
 
 /** Files a run may list: the list travels in each continue-as-new, so it stays small. */
@@ -14,26 +15,27 @@ const ABSOLUTE = /^(\/|[A-Za-z]:[\\/])/;
 
 const FILE_RULE = 'must be an absolute path (a string) or { path, filename?, contentType? }';
 
-const pathSchema = z.string({ error: FILE_RULE })
+// Built on first use (lazy-schema.ts): a pipeline run evaluates this module too and never uses them.
+const pathSchema = once(() => z.string({ error: FILE_RULE })
   .min(1)
   .max(4096)
   .refine((p) => ABSOLUTE.test(p), { error: 'must be an absolute path readable by the worker' })
-  .refine((p) => !p.includes('\0'), { error: 'must not contain a NUL character' });
+  .refine((p) => !p.includes('\0'), { error: 'must not contain a NUL character' }));
 
-export const parseFileSchema = z.union([
-  pathSchema,
+export const parseFileSchema = once(() => z.union([
+  pathSchema(),
   z.strictObject({
-    path: pathSchema,
+    path: pathSchema(),
     /** Name sent with the file (default: the path's base name); it becomes the document's URL. */
     filename: z.string().min(1).max(255).optional(),
     /** MIME type sent with the file (default: from the extension). */
     contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+/, { error: 'must be a MIME type such as application/pdf' }).optional(),
   }),
-], { error: FILE_RULE });
+], { error: FILE_RULE }));
 
-export const parseDocumentsInputSchema = z.strictObject({
+const parseDocumentsInput = lazyStrictObject({
   /** Files on the worker's filesystem (each at most 50 MB): PDF, DOCX, HTML, text. */
-  files: z.array(parseFileSchema).min(1).max(MAX_PARSE_FILES).superRefine((files, ctx) => {
+  files: () => z.array(parseFileSchema()).min(1).max(MAX_PARSE_FILES).superRefine((files, ctx) => {
     const seen = new Map<string, number>();
     files.forEach((file, i) => {
       const path = typeof file === 'string' ? file : file.path;
@@ -43,28 +45,33 @@ export const parseDocumentsInputSchema = z.strictObject({
     });
   }),
   /** Sent with every file (`formats`, `parsers`). */
-  options: parseOptionsSchema.optional(),
+  options: () => parseOptionsSchema.optional(),
   /** Document store run id; defaults to the workflow id. */
-  runId: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, { error: 'must be 1-128 letters, digits, dot, dash or underscore' }).optional(),
+  runId: () => z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, { error: 'must be 1-128 letters, digits, dot, dash or underscore' }).optional(),
   /** The customer this run is for (fairness key, search attribute, metrics label). */
-  tenant: tenantSchema.optional(),
+  tenant: () => tenantSchema.optional(),
   /** Temporal priority of the run's tasks: 1 (first) to 5 (last); default 3. */
-  priorityKey: priorityKeySchema.optional(),
-  budget: z.strictObject({
+  priorityKey: () => priorityKeySchema.optional(),
+  budget: () => z.strictObject({
     /** Credits the run may spend: no file is started whose estimated cost would pass it. */
     credits: z.number().int().min(MIN_BUDGET_CREDITS),
   }).optional(),
   /** Files parsed at the same time. */
-  concurrency: z.number().int().min(1).max(16).default(2),
+  concurrency: () => z.number().int().min(1).max(16).default(2),
   /** Attempts per file on transient failures (429, 5xx, network); a refused file fails at once. */
-  maxAttempts: z.number().int().min(1).max(20).default(4),
+  maxAttempts: () => z.number().int().min(1).max(20).default(4),
   /** Files per workflow run before it continues as new (bounded history); default 200. */
-  filesPerRun: z.number().int().min(1).max(1_000).default(200),
-});
+  filesPerRun: () => z.number().int().min(1).max(1_000).default(200),
+}, ['files', 'concurrency', 'maxAttempts', 'filesPerRun']);
 
-export type ParseDocumentsInput = z.input<typeof parseDocumentsInputSchema>;
-export type ParseDocumentsConfig = z.output<typeof parseDocumentsInputSchema>;
-export type ParseFile = z.output<typeof parseFileSchema>;
+/** The whole input schema (every field built). */
+export const parseDocumentsInputSchema = parseDocumentsInput.full;
+/** The optional fields an input may leave out (their schemas are built only when present). */
+export const parseDocumentsInputOptionalFields = parseDocumentsInput.optionalFields;
+
+export type ParseDocumentsInput = z.input<ReturnType<typeof parseDocumentsInputSchema>>;
+export type ParseDocumentsConfig = z.output<ReturnType<typeof parseDocumentsInputSchema>>;
+export type ParseFile = z.output<ReturnType<typeof parseFileSchema>>;
 
 export class ParseDocumentsInputError extends Error {
   readonly issues: Array<{ path: string; message: string }>;
@@ -76,7 +83,8 @@ export class ParseDocumentsInputError extends Error {
 }
 
 export function parseParseDocumentsInput(input: unknown): ParseDocumentsConfig {
-  const parsed = parseDocumentsInputSchema.safeParse(input);
+  // jitless: a compiled parser (new Function per object) costs each run more than one parse saves.
+  const parsed = parseDocumentsInput.schemaFor(input).safeParse(input, { jitless: true });
   if (!parsed.success) throw new ParseDocumentsInputError(formatIssues(parsed.error));
   return parsed.data;
 }

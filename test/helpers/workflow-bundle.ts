@@ -8,13 +8,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOW_METRICS_PATH } from '../../src/worker/metrics.js';
+import { workflowBundlerOptions } from '../../src/worker/bundler-options.js';
 import { WORKFLOWS_PATH } from '../../src/worker/worker.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/webdata-test-bundles');
 
-/** Sources a bundle is made of: the workflows, what they import from src/, the contract. */
-const INPUTS = ['src', 'packages/contract/src', 'package-lock.json'].map((p) => join(ROOT, p));
+/** Sources a bundle is made of: the workflows, what they import from src/, the contract; this file (its bundler options). */
+const INPUTS = ['src', 'packages/contract/src', 'package-lock.json', 'test/helpers/workflow-bundle.ts'].map((p) => join(ROOT, p));
 
 function filesUnder(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
@@ -43,7 +44,7 @@ async function build(interceptorModules: string[]): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     workflowInterceptorModules: interceptorModules,
-    webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['webdata-source', '...'] } }),
+    ...workflowBundlerOptions((config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['webdata-source', '...'] } })),
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message, meta) => console.error(message, meta ?? ''), log() {} },
   });
   mkdirSync(CACHE, { recursive: true });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Worker } from '@temporalio/worker';
 import { WORKFLOWS_PATH } from '../../src/worker.js';
+import { workflowBundlerOptions } from '../../src/worker/bundler-options.js';
 import { decodeHistory, HISTORIES_DIR, HISTORY_EXTENSION } from '../helpers/histories.js';
 import { quietTemporalLogs } from '../helpers/temporal.js';
 
@@ -18,7 +19,7 @@ test('recorded histories of every path replay against the current workflow code'
   }
   const histories = files.map((f) => ({ workflowId: f.slice(0, -HISTORY_EXTENSION.length), history: decodeHistory(readFileSync(HISTORIES_DIR + f)) }));
   const failures: string[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowsPath: WORKFLOWS_PATH, replayName: 'webdata-replay' }, histories)) {
+  for await (const result of Worker.runReplayHistories({ workflowsPath: WORKFLOWS_PATH, bundlerOptions: workflowBundlerOptions(), replayName: 'webdata-replay' }, histories)) {
     if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
   }
   assert.deepEqual(failures, []);
