@@ -36,7 +36,7 @@ import { startCountingService, diff, type CountingService } from './lib/counting
 import { handLoopCrawl } from './lib/direct-clients.js';
 import { runHandLoops } from './lib/hand-loop-process.js';
 import { intOption, listOption, runBench, timeoutMs, type Closers } from './lib/harness.js';
-import { historyChain } from './lib/history.js';
+import { eventMs, historyChain } from './lib/history.js';
 import { childPids, peakRss, readCpuSeconds, readMemory, sampleProcess, type ProcessSampler } from './lib/proc-sampler.js';
 import { bytes, fixed, int, ratio, seconds } from './lib/stats.js';
 import { printTable } from './lib/table.js';
@@ -414,14 +414,13 @@ type History = Awaited<ReturnType<PipelineHandle['fetchHistory']>>;
 
 function addTimings(t: Timings, history: History, jobCompletedAt: number): void {
   const at = new Map<number, { time: number; type: string }>();
-  const ms = (e: { eventTime?: { seconds?: unknown; nanos?: number | null } | null }) => Number(e.eventTime?.seconds ?? 0) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
   const push = (m: Map<string, number[]>, k: string, v: number) => m.set(k, [...(m.get(k) ?? []), v]);
   let signalled = false;
   let collected = false;
   let firstTask = true;
   for (const e of history.events ?? []) {
     const id = Number(e.eventId);
-    const time = ms(e);
+    const time = eventMs(e);
     if (e.workflowTaskScheduledEventAttributes) at.set(id, { time, type: 'wft' });
     if (e.workflowTaskStartedEventAttributes) {
       const from = at.get(Number(e.workflowTaskStartedEventAttributes.scheduledEventId));

@@ -10,6 +10,12 @@ const { temporal } = proto;
 
 type HistoryEvent = protoTypes.api.history.v1.IHistoryEvent;
 
+/** An event's server time, epoch ms. */
+export function eventMs(event: Pick<HistoryEvent, 'eventTime'>): number {
+  const t = event.eventTime;
+  return t ? Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : Number.NaN;
+}
+
 export interface LargestPayload {
   bytes: number;
   /** Event type that carried it, e.g. ActivityTaskCompleted. */

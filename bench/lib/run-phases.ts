@@ -2,9 +2,7 @@
 // asked for (map, select, filters), in the governor's line, its jobs (start to the follower's
 // end), and after (collect, report). The event times are the server's.
 import type { Client } from '@temporalio/client';
-import type { temporal as protoTypes } from '@temporalio/proto';
-
-type HistoryEvent = protoTypes.api.history.v1.IHistoryEvent;
+import { eventMs as ms } from './history.js';
 
 export interface RunPhases {
   beforeMs: number;
@@ -13,11 +11,6 @@ export interface RunPhases {
   afterMs: number;
   /** The activities before the job, longest first: `type seconds`, and the time in none of them. */
   before: string;
-}
-
-function ms(event: HistoryEvent | undefined): number {
-  const t = event?.eventTime;
-  return t ? Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : Number.NaN;
 }
 
 export async function runPhases(client: Client, workflowId: string): Promise<RunPhases> {
@@ -33,8 +26,8 @@ export async function runPhases(client: Client, workflowId: string): Promise<Run
       if (from) spans.push({ type: from.type, from: from.at, to: ms(e) });
     }
   }
-  const start = ms(events[0]);
-  const end = ms(events[events.length - 1]);
+  const start = events.length ? ms(events[0]) : Number.NaN;
+  const end = events.length ? ms(events[events.length - 1]) : Number.NaN;
   const line = spans.filter((s) => s.type === 'acquireTeamShare');
   const starts = spans.filter((s) => s.type === 'startBatchScrape' || s.type === 'startCrawl');
   const follows = spans.filter((s) => s.type === 'followJob');

@@ -181,8 +181,10 @@ function jobs(): Job[] {
  * documents repeat a URL, and charges of no job of the storm (the diagnosis a failure needs).
  */
 function oddJobs(ledger: Array<{ credits: number; reason: string; jobId?: string }>, stormJobs: Job[]): string {
+  // A job's pages are charged with the job's kind as the reason (crawl, batch_scrape).
+  const kinds = new Set<string>(stormJobs.map((j) => j.kind));
   const byJob = new Map<string, number>();
-  for (const e of ledger) if (e.reason !== 'map' && e.jobId) byJob.set(e.jobId, (byJob.get(e.jobId) ?? 0) + e.credits);
+  for (const e of ledger) if (kinds.has(e.reason) && e.jobId) byJob.set(e.jobId, (byJob.get(e.jobId) ?? 0) + e.credits);
   const odd: string[] = [];
   for (const job of stormJobs) {
     const urls = job.documents.map((d) => String((d.doc.metadata as Record<string, unknown>).sourceURL ?? ''));
@@ -192,8 +194,7 @@ function oddJobs(ledger: Array<{ credits: number; reason: string; jobId?: string
       odd.push(`${job.kind} ${job.id} ${job.status}: charged ${charged}, ${job.documents.length} documents (${new Set(urls).size} URLs), creditsUsed ${job.creditsUsed}`);
     }
   }
-  const other = [...byJob].filter(([id]) => !ledger.some((e) => e.jobId === id && (e.reason === 'scrape' || e.reason === 'interact session')));
-  if (other.length) odd.push(`charges of no storm job: ${other.map(([id, c]) => `${id} ${c}`).join(', ')}`);
+  if (byJob.size) odd.push(`charges of no storm job: ${[...byJob].map(([id, c]) => `${id} ${c}`).join(', ')}`);
   return odd.length ? `odd jobs: ${odd.join('; ')}` : 'every job charged once per document';
 }
 

@@ -14,6 +14,7 @@ import { startModelServer, useModel, type Chat } from '../helpers/openai-model.j
 import { REVISED_PATHS } from '../../packages/service/src/demo-site/index.js';
 import { monitorCheckRunId, recordMonitorCheck, seriesRuns } from '../../src/activities/index.js';
 import { changesCommand } from '../../src/cli/commands/changes.js';
+import { until } from '../../packages/service/test/jobs-helpers.js';
 import { startWebhookServer, type WebhookDecision, type WebhookServer } from '../../src/webhooks/index.js';
 
 const SECRET = 'monitor-webhook-secret-0123';
@@ -53,16 +54,6 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const end = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function changesOutput(args: string[]): Promise<string> {
   const lines: string[] = [];
   const log = console.log;
@@ -90,14 +81,14 @@ test('two checks around a site change are read back by `webdata changes` as a se
   const monitorId = created.data.id;
 
   const first = await api.runMonitor(monitorId);
-  await until('the first check recorded', async () => ((await seriesRuns(store, SERIES)).length === 1 ? true : undefined));
+  await until('the first check recorded', async () => ((await seriesRuns(store, SERIES)).length === 1 ? true : undefined), DEADLINE_MS);
   const one = await changesJson();
   assert.equal(one.runId, `monitor-check-${first.id}`);
   assert.deepEqual(one.counts, { new: 4, changed: 0, unchanged: 0, removed: 0 });
 
   service.site!.setRevision(1);
   const second = await api.runMonitor(monitorId);
-  await until('the second check recorded', async () => ((await seriesRuns(store, SERIES)).length === 2 ? true : undefined));
+  await until('the second check recorded', async () => ((await seriesRuns(store, SERIES)).length === 2 ? true : undefined), DEADLINE_MS);
   const two = await changesJson();
   assert.equal(two.runId, `monitor-check-${second.id}`);
   assert.equal(two.previousRunId, `monitor-check-${first.id}`);
@@ -132,7 +123,7 @@ test('a check judged by the service\'s model: each new page\'s judgment is kept 
       webhook: { url: rx.url, metadata: { series }, events: ['monitor.check.completed'] },
     });
     const check = await api.runMonitor(created.data.id);
-    await until('the judged check recorded', async () => ((await seriesRuns(store, series)).length === 1 ? true : undefined));
+    await until('the judged check recorded', async () => ((await seriesRuns(store, series)).length === 1 ? true : undefined), DEADLINE_MS);
     const records: Array<{ url: string; judgment?: unknown }> = [];
     for await (const d of store.readDocuments(monitorCheckRunId(check.id))) records.push(d as { url: string; judgment?: unknown });
     assert.equal(records.length, 2);
