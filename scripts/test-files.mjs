@@ -3,7 +3,7 @@
 // groups that start no server of their own (no Temporal dev server, no PostgreSQL): the time-
 // skipping test server of test/unit-workflows is allowed.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 
 const roots = ['test', 'packages/service/test'];
 
@@ -41,7 +41,26 @@ export function selectTestFiles(groups, { unit = false } = {}) {
       return wanted.some((g) => parts.includes(g));
     })
     .filter((f) => !unit || !startsAServer(f))
-    .sort();
+    .sort()
+    .reduce(togetherFiles, []);
+}
+
+/** A folder's file that imports all its test files, to run them in one process. */
+const TOGETHER = 'together.ts';
+
+/**
+ * Replaces the test files of a folder that has a `together.ts` by that one file (they then share
+ * what they start once per process). A test file it does not import would silently not run: that
+ * stops the run.
+ */
+function togetherFiles(out, file) {
+  const entry = join(dirname(file), TOGETHER);
+  if (!existsSync(entry)) return [...out, file];
+  const name = basename(file).replace(/\.ts$/, '.js');
+  if (!readFileSync(entry, 'utf8').includes(`import './${name}';`)) {
+    throw new Error(`${file}: not imported by ${entry}; add \`import './${name}';\` there so that it runs`);
+  }
+  return out.includes(entry) ? out : [...out, entry];
 }
 
 // Seconds per file from a timed run (`node scripts/time-tests.mjs --json`); only the order

@@ -7,6 +7,7 @@ import { TENANT } from '../search-attributes.js';
 import { LEDGER_WORKFLOW_TYPE, ledgerWorkflowId, reserveCreditsUpdate, setTenantBudgetUpdate, settleCreditsUpdate, tenantUsageQuery } from '../workflows/tenant-ledger-messages.js';
 import type { Reservation, TenantUsage } from '../workflows/tenant-ledger-rules.js';
 import { priorityOf, tenantSchema } from '../workflows/tenant.js';
+import { PIPELINE_WORKFLOW_TYPE, tenantBudgetChangedSignal } from '../workflows/definitions.js';
 import { DEFAULT_TASK_QUEUE } from './pipeline.js';
 
 export type { Reservation, TenantUsage } from '../workflows/tenant-ledger-rules.js';
@@ -45,9 +46,32 @@ export function settleTenantCredits(client: Client, tenant: string, key: string,
   return ledgerUpdate(client, tenant, settleCreditsUpdate, { key, credits }, options.taskQueue ?? DEFAULT_TASK_QUEUE);
 }
 
-/** Sets the tenant's monthly credit budget (null: none). Runs waiting for credits see it at their next check. */
-export function setTenantBudget(client: Client, tenant: string, credits: number | null, options: LedgerOptions = {}): Promise<TenantUsage> {
-  return ledgerUpdate(client, tenant, setTenantBudgetUpdate, { credits }, options.taskQueue ?? DEFAULT_TASK_QUEUE);
+/**
+ * Sets the tenant's monthly credit budget (null: none), then tells the tenant's running pipelines,
+ * so that a run waiting for credits goes on at once rather than at its next periodic look.
+ */
+export async function setTenantBudget(client: Client, tenant: string, credits: number | null, options: LedgerOptions = {}): Promise<TenantUsage> {
+  const usage = await ledgerUpdate(client, tenant, setTenantBudgetUpdate, { credits }, options.taskQueue ?? DEFAULT_TASK_QUEUE);
+  await notifyRunningPipelines(client, tenant);
+  return usage;
+}
+
+/**
+ * Signals tenantBudgetChanged to the tenant's running pipelines. Best effort: the budget is set
+ * already, and a run this misses (visibility not caught up, a cluster without the search
+ * attribute) re-reads its ledger within TENANT_RECHECK_MS anyway.
+ */
+async function notifyRunningPipelines(client: Client, tenant: string): Promise<void> {
+  const query = `WorkflowType = '${PIPELINE_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND ${TENANT.name} = '${tenant}'`;
+  try {
+    const signals: Array<Promise<void>> = [];
+    for await (const run of client.workflow.list({ query })) {
+      signals.push(client.workflow.getHandle(run.workflowId, run.runId).signal(tenantBudgetChangedSignal).catch(() => undefined));
+    }
+    await Promise.all(signals);
+  } catch {
+    // Listing failed: the runs' periodic look covers it.
+  }
 }
 
 /** The tenant's usage this month, or null when it has no ledger yet (no budget, nothing settled). */

@@ -33,7 +33,9 @@ export async function awaitCredits(pipeline: PipelineRuntime, need: number): Pro
   pipeline.status = 'running';
   pipeline.publish();
   let raisedBefore = pipeline.budgetRaised;
-  // A tenant's budget is raised on its ledger, which signals no run: re-read it now and then.
+  // A tenant's budget is set on its ledger; setTenantBudget then signals the tenant's running
+  // pipelines (tenantBudgetChanged), found through visibility. A run visibility has not listed
+  // yet, or a raise made another way, is still seen: the ledger is re-read now and then.
   const recheckMs = ledgerTenant(pipeline) === undefined ? undefined : TENANT_RECHECK_MS;
   // Wake on every raise and re-check (the monthly cap needs a fresh read).
   let deadlineLeft = waitMs;

@@ -31,5 +31,7 @@ export const progressQuery = query<PipelineProgress, [], 'progress'>('progress')
 export const jobEventSignal = signal<[JobEventSignal], 'jobEvent'>('jobEvent');
 /** Raises the run's credit budget by `credits`; returns the new budget. */
 export const raiseBudgetUpdate = update<{ budget: number }, [{ credits: number }], 'raiseBudget'>('raiseBudget');
+/** The run's tenant's monthly budget was set: a run waiting for credits reads its ledger again now. */
+export const tenantBudgetChangedSignal = signal<[], 'tenantBudgetChanged'>('tenantBudgetChanged');
 /** The parseDocuments run's progress (the same query name as the pipeline's). */
 export const parseProgressQuery = query<ParseDocumentsProgress, [], 'progress'>('progress');

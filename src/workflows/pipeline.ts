@@ -13,7 +13,7 @@ import {
   ActivityFailure,
 } from '@temporalio/workflow';
 import { lists, reads, support } from './activities.js';
-import { jobEventSignal, progressQuery, raiseBudgetUpdate } from './definitions.js';
+import { jobEventSignal, progressQuery, raiseBudgetUpdate, tenantBudgetChangedSignal } from './definitions.js';
 import { parsePipelineInput, PipelineInputError, stageEnabled, type PipelineInput, type StageName } from './input.js';
 import { failureText, NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from './report-notes.js';
 import { PipelineRuntime } from './runtime.js';
@@ -88,6 +88,11 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
 
   setHandler(progressQuery, () => pipeline.progress());
   setHandler(jobEventSignal, (event) => pipeline.pushEvent(event.jobId, event.type, event.webhookId));
+  // Sent by setTenantBudget to the tenant's running pipelines: a budget wait looks again at once
+  // instead of at its next periodic read of the ledger.
+  setHandler(tenantBudgetChangedSignal, () => {
+    pipeline.budgetRaised += 1;
+  });
   setHandler(
     raiseBudgetUpdate,
     ({ credits }) => {

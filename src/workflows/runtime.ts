@@ -21,6 +21,7 @@ export class PipelineRuntime {
   /** Job-level webhook events not yet consumed, by job id. */
   private readonly events = new Map<string, string[]>();
   private readonly seenWebhooks = new Set<string>();
+  /** Counts what may wake a budget wait: raiseBudget updates and changes of the tenant's budget. */
   budgetRaised = 0;
 
   constructor(state: PipelineState) {

@@ -7,7 +7,7 @@ import { reads } from './activities.js';
 import type { PipelineRuntime } from './runtime.js';
 
 export const TENANT_BUDGET = 'tenant-budget';
-/** How often a run waiting for credits re-reads its tenant's ledger (a raise there sends no signal). */
+/** How often a run waiting for credits re-reads its tenant's ledger when no tenantBudgetChanged signal came. */
 export const TENANT_RECHECK_MS = 30_000;
 
 /** The run's tenant when its credits count against the tenant's ledger. */

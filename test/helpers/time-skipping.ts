@@ -143,11 +143,35 @@ export interface WorkflowTests {
   teardown(): Promise<void>;
 }
 
+/** The process's environment and how many files hold it (test/unit-workflows/together.ts runs them all in one process). */
+let shared: { tests: Promise<WorkflowTests>; holders: number } | undefined;
+
 /**
- * One test server and one worker for a test file: the worker's activities delegate to the
- * stubs of the test that is running, so a test costs its workflow's run and no worker start.
+ * One test server and one worker per process, shared by the test files it runs: the worker's
+ * activities delegate to the stubs of the test that is running, so a test costs its workflow's
+ * run and no server or worker start. The last holder's teardown stops both.
  */
-export async function startWorkflowTests(): Promise<WorkflowTests> {
+export function startWorkflowTests(): Promise<WorkflowTests> {
+  if (!shared) {
+    const tests = createWorkflowTests();
+    shared = { tests, holders: 0 };
+    // A start that failed is not kept: the next file tries again.
+    tests.catch(() => { if (shared?.tests === tests) shared = undefined; });
+  }
+  const entry = shared;
+  entry.holders += 1;
+  return entry.tests.then((tests) => ({
+    ...tests,
+    async teardown() {
+      entry.holders -= 1;
+      if (entry.holders > 0) return;
+      if (shared === entry) shared = undefined;
+      await tests.teardown();
+    },
+  }));
+}
+
+async function createWorkflowTests(): Promise<WorkflowTests> {
   const env = await startTimeSkipping();
   const taskQueue = `unit-workflows-${process.pid}`;
   let current: Stubs | undefined;
@@ -156,7 +180,16 @@ export async function startWorkflowTests(): Promise<WorkflowTests> {
     if (!impl) throw ApplicationFailure.nonRetryable(`no stub for activity ${name}`, 'unstubbed');
     return impl(...args);
   }]));
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities,
+    // A stub's heartbeats reach the server within a second, and with them a run's cancellation
+    // (the SDK otherwise holds them for up to 80% of the heartbeat timeout).
+    maxHeartbeatThrottleInterval: '1s',
+    defaultHeartbeatThrottleInterval: '1s',
+  });
   const running = worker.run();
   return {
     env,

@@ -1,6 +1,7 @@
 // The run budget's strategies against a tenant's budget, on the full local stack: a run with
 // waitForRaiseMs waits while its tenant has nothing left and goes on when the tenant's budget is
-// raised on its ledger; a cancelled run releases its stage's hold at once (not after the TTL).
+// raised on its ledger (setTenantBudget signals it); a cancelled run releases its stage's hold at
+// once (not after the TTL).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -44,8 +45,14 @@ test('waitForRaiseMs: a run waits while its tenant has no credits left and goes 
     const history = await handle.fetchHistory();
     return (history.events ?? []).some((e) => e.timerStartedEventAttributes);
   });
+  // setTenantBudget finds the tenant's running pipelines through visibility: wait until it lists this one.
+  const listed = `WorkflowType = 'webDataPipeline' AND ExecutionStatus = 'Running' AND WebdataTenant = '${tenant}'`;
+  await until('the run listed by its tenant', async () => (await stack.temporal.client.workflow.count(listed)).count > 0);
   await setTenantBudget(stack.temporal.client, tenant, 10, { taskQueue: stack.taskQueue });
   const result = await handle.result();
+  // The raise reached the run as a signal, not at its next look at the ledger 30 s on.
+  const history = await handle.fetchHistory();
+  assert.ok((history.events ?? []).some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'tenantBudgetChanged'), 'tenantBudgetChanged in the history');
   assert.equal(result.status, 'completed', JSON.stringify(result.stages));
   assert.equal(result.stages.map?.status, 'completed', 'map ran after the raise');
   assert.ok(result.credits.spent > 0 && result.credits.spent <= 10, `spent ${result.credits.spent} of the tenant's 10`);

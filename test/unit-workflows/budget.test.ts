@@ -1,9 +1,10 @@
 // The credit budget's branches with stubbed activities on the time-skipping test server: a stage
 // that does not fit waits for raiseBudget (and runs when it comes), is skipped when the wait
-// ends without one (the wait's timer skipped, not waited), and a crawl is clamped to what fits.
+// ends without one (the wait's timer skipped, not waited), a tenant's budget change wakes it, and
+// a crawl is clamped to what fits.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { raiseBudgetUpdate } from '../../src/workflows/definitions.js';
+import { raiseBudgetUpdate, tenantBudgetChangedSignal } from '../../src/workflows/definitions.js';
 import type { webDataPipeline } from '../../src/workflows/pipeline.js';
 import { startWorkflowTests, type WorkflowTests } from '../helpers/time-skipping.js';
 import { crawlInput, siteStubs } from './pipeline-stubs.js';
@@ -71,6 +72,32 @@ describe('budget', () => {
     assert.equal(result.stages.map?.status, 'skipped');
     assert.equal(stubs.inputs('mapToStore').length, 0);
     assert.ok(reads <= 3, `the cap was read ${reads} times`);
+  });
+
+  test('a tenant with nothing left: tenantBudgetChanged wakes the wait at once, without its periodic look', async () => {
+    let raised = false;
+    const usage = (left: number) => ({ tenant: 'acme', month: '2026-11', budget: left, used: 0, held: 0, left });
+    const stubs = siteStubs({
+      tenantCredits: () => usage(raised ? 100 : 0),
+      reserveTenantCredits: () => ({ granted: true, left: 100 }),
+      settleTenantCredits: () => usage(100),
+    });
+    const result = await wt.with(stubs, async () => {
+      const handle = await wt.env.client.workflow.start<typeof webDataPipeline>('webDataPipeline', {
+        taskQueue: wt.taskQueue,
+        workflowId: 'budget-tenant-signal',
+        args: [crawlInput({ tenant: 'acme', budget: { credits: 1_000, waitForRaiseMs: HOUR } })],
+      });
+      await waitFor(async () => (await handle.fetchHistory()).events?.some((e) => e.timerStartedEventAttributes) === true);
+      raised = true;
+      await handle.signal(tenantBudgetChangedSignal);
+      // Time stays still (the real-time client's result() does not unlock it): the 30 s look at
+      // the ledger cannot fire, so only the signal can have woken the wait.
+      await waitFor(async () => stubs.inputs('mapToStore').length > 0);
+      return wt.realTime.workflow.result<typeof webDataPipeline>(handle.workflowId);
+    });
+    assert.equal(result.stages.map?.status, 'completed');
+    assert.equal(result.status, 'completed');
   });
 
   test('no raise within waitForRaiseMs: map is skipped for budget, nothing else is started', async () => {
