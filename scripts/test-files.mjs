@@ -49,17 +49,25 @@ export function selectTestFiles(groups, { unit = false } = {}) {
 const TOGETHER = 'together.ts';
 
 /**
- * Replaces the test files of a folder that has a `together.ts` by that one file (they then share
- * what they start once per process). A test file it does not import would silently not run: that
- * stops the run.
+ * Replaces the test files of a folder that has a `together.ts` by that one file: one process
+ * instead of one per file (each pays Node, the TypeScript loader and its imports, and what it
+ * starts once per process). A file named on an `// alone: <file>` line there runs in its own
+ * process; a file neither imported nor named alone would silently not run, which stops the run.
+ * When a selection takes only some of a folder's files, they run one by one as before.
  */
-function togetherFiles(out, file) {
-  const entry = join(dirname(file), TOGETHER);
+function togetherFiles(out, file, _i, selected) {
+  const dir = dirname(file);
+  const entry = join(dir, TOGETHER);
   if (!existsSync(entry)) return [...out, file];
+  const text = readFileSync(entry, 'utf8');
+  const alone = (f) => text.includes(`// alone: ${basename(f)}\n`);
+  if (alone(file)) return [...out, file];
   const name = basename(file).replace(/\.ts$/, '.js');
-  if (!readFileSync(entry, 'utf8').includes(`import './${name}';`)) {
+  if (!text.includes(`import './${name}';`)) {
     throw new Error(`${file}: not imported by ${entry}; add \`import './${name}';\` there so that it runs`);
   }
+  const shared = walk(dir).filter((f) => dirname(f) === dir && !alone(f));
+  if (!shared.every((f) => selected.includes(f))) return [...out, file];
   return out.includes(entry) ? out : [...out, entry];
 }
 

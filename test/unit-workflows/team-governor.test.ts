@@ -3,7 +3,7 @@
 // ends), and governed pipelines whose governor activities are the real ones (only the service is
 // stubbed): a tenant arriving while a large batch runs gets its share when the current chunk
 // ends, before the batch ends; a cancelled run gives its share back.
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { createTeamGovernorActivities } from '../../src/activities/team-governor.js';
 import type { ActivityDeps } from '../../src/activities/deps.js';
 import { acquireShare, governorStatus, pauseTeam, releaseShare, type GovernorTarget } from '../../src/client/team-governor.js';
+import { governorWorkflowId } from '../../src/workflows/team-governor-messages.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import type { webDataPipeline } from '../../src/workflows/pipeline.js';
 import { startWorkflowTests, type WorkflowTests } from '../helpers/time-skipping.js';
@@ -24,6 +25,18 @@ before(async () => {
 after(async () => {
   await wt?.teardown();
 });
+
+/** The teams whose governors the tests start. */
+const TEAMS = ['expiry', 'fair', 'cancel'];
+
+/**
+ * A governor outlives its runs (its lease timers go on): ended after each test, so that a file
+ * run after this one in the same process (together.ts) does not share the test server's clock
+ * with it.
+ */
+async function endGovernors(): Promise<void> {
+  await Promise.all(TEAMS.map((team) => wt.env.client.workflow.getHandle(governorWorkflowId(team)).terminate('test over').catch(() => undefined)));
+}
 
 function target(team: string, concurrency: number): GovernorTarget {
   return { client: wt.env.client, taskQueue: wt.taskQueue, team, concurrency };
@@ -85,6 +98,7 @@ async function firstAsk<T>(ask: () => Promise<T>): Promise<T> {
 }
 
 describe('team governor workflow', () => {
+  afterEach(endGovernors);
   test('a lease not renewed expires and goes to the next in line; a 429 pause holds grants until it ends', async () => {
     const to = target('expiry', 4);
     const first = await firstAsk(() => acquireShare(to, { key: 'w/a1', tenant: 'a', want: 4, ttlMs: 10_000 }));
@@ -111,6 +125,7 @@ describe('team governor workflow', () => {
 });
 
 describe('governed pipelines', () => {
+  afterEach(endGovernors);
   test('a tenant who arrives during a large batch starts when its current chunk ends, before the batch does; all shares come back', async () => {
     const team = 'fair';
     const chunkOneRunning = gate();

@@ -1,10 +1,15 @@
 // Every test file of this folder in one process, so that they share one time-skipping test server
 // and one worker (helpers/time-skipping.ts): each file alone pays about 5 s to start both.
 // scripts/test-files.mjs runs this file in place of the folder's files, and refuses a run in
-// which a file of the folder is missing here. Each file still runs alone with `node --test`.
+// which a file of the folder is neither imported here nor named on an `alone:` line. Each file
+// still runs alone with `node --test`.
+//
+// alone: cancellation.test.ts
+// Its runs end cancelled while their held activities are still heartbeating; after them the test
+// server's clock stayed locked, and the next file's skipped timers never fired (a run of
+// webhook-poll waited for good). Its own process and server keep that from the other files.
 import './batch-append.test.js';
 import './budget.test.js';
-import './cancellation.test.js';
 import './continue-as-new.test.js';
 import './figures.test.js';
 import './preloaded-bundle.test.js';
