@@ -5,9 +5,10 @@
 // still runs alone with `node --test`.
 //
 // alone: cancellation.test.ts
-// Its runs end cancelled while their held activities are still heartbeating; after them the test
-// server's clock stayed locked, and the next file's skipped timers never fired (a run of
-// webhook-poll waited for good). Its own process and server keep that from the other files.
+// Its runs end cancelled while their held activities are still heartbeating. Run before
+// webhook-poll on one test server, the next timer to be skipped never fired (its run waited for
+// good; seen every time, cause inside the Java test server not found). Its own process keeps
+// that from the other files.
 import './batch-append.test.js';
 import './budget.test.js';
 import './continue-as-new.test.js';
