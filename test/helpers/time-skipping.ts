@@ -1,6 +1,7 @@
 // The fast workflow tests' environment: Temporal's time-skipping test server (the Java build
-// from Maven Central, cached by scripts/ensure-test-server.sh), one per test file, with the
-// package's workflows bundled once and kept on disk, and activities replaced by recording stubs.
+// from Maven Central, cached by scripts/ensure-test-server.sh), one per process and shared by
+// the files it runs, with the package's workflows bundled once and kept on disk, and activities
+// replaced by recording stubs.
 import { execFileSync, spawn } from 'node:child_process';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
