@@ -37,6 +37,11 @@ const SUPPORT_ASK_NAMES_JOB = 'support-ask-names-job';
 
 /** Runs started before it recorded no address setting: their hosts were not checked. */
 const PRIVATE_ADDRESS_CHECK = 'private-address-check';
+/**
+ * A tenantBudgetChanged signal wakes a budget wait. Patched: a run whose history has that signal
+ * from before (sent to an older worker, which had no handler) replays without the wake.
+ */
+const TENANT_BUDGET_SIGNAL_WAKES = 'tenant-budget-signal-wakes';
 
 /**
  * Stages in the order they run; `support` is not a step but the repair of a failed one. The
@@ -91,7 +96,7 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
   // Sent by setTenantBudget to the tenant's running pipelines: a budget wait looks again at once
   // instead of at its next periodic read of the ledger.
   setHandler(tenantBudgetChangedSignal, () => {
-    pipeline.budgetRaised += 1;
+    if (patched(TENANT_BUDGET_SIGNAL_WAKES)) pipeline.budgetRaised += 1;
   });
   setHandler(
     raiseBudgetUpdate,
