@@ -11,8 +11,8 @@ const { temporal } = proto;
 type HistoryEvent = protoTypes.api.history.v1.IHistoryEvent;
 
 /** An event's server time, epoch ms. */
-export function eventMs(event: Pick<HistoryEvent, 'eventTime'>): number {
-  const t = event.eventTime;
+export function eventMs(event: Pick<HistoryEvent, 'eventTime'> | undefined): number {
+  const t = event?.eventTime;
   return t ? Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : Number.NaN;
 }
 

@@ -26,8 +26,8 @@ export async function runPhases(client: Client, workflowId: string): Promise<Run
       if (from) spans.push({ type: from.type, from: from.at, to: ms(e) });
     }
   }
-  const start = events.length ? ms(events[0]) : Number.NaN;
-  const end = events.length ? ms(events[events.length - 1]) : Number.NaN;
+  const start = ms(events[0]);
+  const end = ms(events[events.length - 1]);
   const line = spans.filter((s) => s.type === 'acquireTeamShare');
   const starts = spans.filter((s) => s.type === 'startBatchScrape' || s.type === 'startCrawl');
   const follows = spans.filter((s) => s.type === 'followJob');

@@ -2,6 +2,7 @@
 // start sets): what `webdata status --tenant` lists and `webdata export --tenant` reads.
 import type { Client } from '@temporalio/client';
 import { CREDITS, OUTCOME, PAGES, STAGE, TENANT } from '../search-attributes.js';
+import { PIPELINE_WORKFLOW_TYPE } from '../workflows/definitions.js';
 import { tenantSchema } from '../workflows/tenant.js';
 
 export interface TenantRun {
@@ -22,6 +23,11 @@ export function tenantQuery(tenant: string, extra?: string): string {
   const checked = tenantSchema.safeParse(tenant);
   if (!checked.success) throw new Error(`tenant: ${checked.error.issues[0]?.message ?? 'invalid'}`);
   return `${TENANT.name} = '${tenant}'${extra ? ` AND ${extra}` : ''}`;
+}
+
+/** The tenant's pipeline runs still running (the ones a change of its budget is signalled to). */
+export function runningPipelinesQuery(tenant: string): string {
+  return tenantQuery(tenant, `WorkflowType = '${PIPELINE_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running'`);
 }
 
 /** The tenant's runs, newest first, at most `limit` (default 100). */

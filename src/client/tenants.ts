@@ -7,8 +7,9 @@ import { TENANT } from '../search-attributes.js';
 import { LEDGER_WORKFLOW_TYPE, ledgerWorkflowId, reserveCreditsUpdate, setTenantBudgetUpdate, settleCreditsUpdate, tenantUsageQuery } from '../workflows/tenant-ledger-messages.js';
 import type { Reservation, TenantUsage } from '../workflows/tenant-ledger-rules.js';
 import { priorityOf, tenantSchema } from '../workflows/tenant.js';
-import { PIPELINE_WORKFLOW_TYPE, tenantBudgetChangedSignal } from '../workflows/definitions.js';
+import { tenantBudgetChangedSignal } from '../workflows/definitions.js';
 import { DEFAULT_TASK_QUEUE } from './pipeline.js';
+import { runningPipelinesQuery } from './tenant-runs.js';
 
 export type { Reservation, TenantUsage } from '../workflows/tenant-ledger-rules.js';
 
@@ -62,10 +63,9 @@ export async function setTenantBudget(client: Client, tenant: string, credits: n
  * attribute) re-reads its ledger within TENANT_RECHECK_MS anyway.
  */
 async function notifyRunningPipelines(client: Client, tenant: string): Promise<void> {
-  const query = `WorkflowType = '${PIPELINE_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND ${TENANT.name} = '${tenant}'`;
   try {
     const signals: Array<Promise<void>> = [];
-    for await (const run of client.workflow.list({ query })) {
+    for await (const run of client.workflow.list({ query: runningPipelinesQuery(tenant) })) {
       signals.push(client.workflow.getHandle(run.workflowId, run.runId).signal(tenantBudgetChangedSignal).catch(() => undefined));
     }
     await Promise.all(signals);

@@ -32,7 +32,7 @@ export async function awaitCredits(pipeline: PipelineRuntime, need: number): Pro
   if (waitMs <= 0) return false;
   pipeline.status = 'running';
   pipeline.publish();
-  let raisedBefore = pipeline.budgetRaised;
+  let wakesBefore = pipeline.budgetWakes;
   // A tenant's budget is set on its ledger; setTenantBudget then signals the tenant's running
   // pipelines (tenantBudgetChanged), found through visibility. A run visibility has not listed
   // yet, or a raise made another way, is still seen: the ledger is re-read now and then.
@@ -41,11 +41,11 @@ export async function awaitCredits(pipeline: PipelineRuntime, need: number): Pro
   let deadlineLeft = waitMs;
   while (deadlineLeft > 0) {
     const started = Date.now();
-    const raised = await condition(() => pipeline.budgetRaised !== raisedBefore, Math.min(deadlineLeft, recheckMs ?? deadlineLeft));
+    const raised = await condition(() => pipeline.budgetWakes !== wakesBefore, Math.min(deadlineLeft, recheckMs ?? deadlineLeft));
     if (!raised && recheckMs === undefined) return false;
     // Wait for the next raise after this one: an insufficient raise must not spin (before the
     // patch, a run without a tenant re-read its credits in a loop until the wait's deadline).
-    if (recheckMs !== undefined || patched(RAISE_WAITS_FOR_NEXT)) raisedBefore = pipeline.budgetRaised;
+    if (recheckMs !== undefined || patched(RAISE_WAITS_FOR_NEXT)) wakesBefore = pipeline.budgetWakes;
     if ((await creditsLeft(pipeline)) >= need) return true;
     deadlineLeft -= Date.now() - started;
   }

@@ -96,14 +96,14 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
   // Sent by setTenantBudget to the tenant's running pipelines: a budget wait looks again at once
   // instead of at its next periodic read of the ledger.
   setHandler(tenantBudgetChangedSignal, () => {
-    if (patched(TENANT_BUDGET_SIGNAL_WAKES)) pipeline.budgetRaised += 1;
+    if (patched(TENANT_BUDGET_SIGNAL_WAKES)) pipeline.budgetWakes += 1;
   });
   setHandler(
     raiseBudgetUpdate,
     ({ credits }) => {
       state.credits.budget = (state.credits.budget ?? 0) + credits;
       state.credits.events.push(`budget raised by ${credits} to ${state.credits.budget}`);
-      pipeline.budgetRaised += 1;
+      pipeline.budgetWakes += 1;
       pipeline.publish();
       return { budget: state.credits.budget };
     },

@@ -22,7 +22,7 @@ export class PipelineRuntime {
   private readonly events = new Map<string, string[]>();
   private readonly seenWebhooks = new Set<string>();
   /** Counts what may wake a budget wait: raiseBudget updates and changes of the tenant's budget. */
-  budgetRaised = 0;
+  budgetWakes = 0;
 
   constructor(state: PipelineState) {
     this.state = state;

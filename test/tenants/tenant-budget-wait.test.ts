@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import { cancelPipeline, startPipeline } from '../../src/client/pipeline.js';
+import { runningPipelinesQuery } from '../../src/client/tenant-runs.js';
 import { setTenantBudget, tenantUsage } from '../../src/client/tenants.js';
+import { tenantBudgetChangedSignal } from '../../src/workflows/definitions.js';
 import { startStack } from '../helpers/stack.js';
 
 let stack: DevStack;
@@ -46,13 +48,12 @@ test('waitForRaiseMs: a run waits while its tenant has no credits left and goes 
     return (history.events ?? []).some((e) => e.timerStartedEventAttributes);
   });
   // setTenantBudget finds the tenant's running pipelines through visibility: wait until it lists this one.
-  const listed = `WorkflowType = 'webDataPipeline' AND ExecutionStatus = 'Running' AND WebdataTenant = '${tenant}'`;
-  await until('the run listed by its tenant', async () => (await stack.temporal.client.workflow.count(listed)).count > 0);
+  await until('the run listed by its tenant', async () => (await stack.temporal.client.workflow.count(runningPipelinesQuery(tenant))).count > 0);
   await setTenantBudget(stack.temporal.client, tenant, 10, { taskQueue: stack.taskQueue });
   const result = await handle.result();
   // The raise reached the run as a signal, not at its next look at the ledger 30 s on.
   const history = await handle.fetchHistory();
-  assert.ok((history.events ?? []).some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'tenantBudgetChanged'), 'tenantBudgetChanged in the history');
+  assert.ok((history.events ?? []).some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === tenantBudgetChangedSignal.name), 'tenantBudgetChanged in the history');
   assert.equal(result.status, 'completed', JSON.stringify(result.stages));
   assert.equal(result.stages.map?.status, 'completed', 'map ran after the raise');
   assert.ok(result.credits.spent > 0 && result.credits.spent <= 10, `spent ${result.credits.spent} of the tenant's 10`);
