@@ -28,6 +28,8 @@ const result = spawnSync(
   process.execPath,
   ['--conditions=webdata-source', '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
   // Every test's sites and services listen on 127.0.0.1; the hostile tests turn this off themselves.
-  { stdio: 'inherit', env: { ...process.env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' } },
+  // Services convert HTML in the event loop: with files side by side the cores are taken, and each
+  // conversion thread would load the service's sources again (about 3 s of CPU per file).
+  { stdio: 'inherit', env: { WEBDATA_CONVERT_THREADS: '0', ...process.env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' } },
 );
 process.exit(result.status ?? 1);

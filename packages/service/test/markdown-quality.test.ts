@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { convertHtml, normalizeOptions } from '../src/scrape/index.js';
-import { ConvertPool } from '../src/scrape/convert-pool.js';
+import { ConvertPool, defaultThreads, INLINE_BELOW_CHARS } from '../src/scrape/convert-pool.js';
 import { htmlOptions } from '../src/scrape/html.js';
 
 const DIR = new URL('./fixtures/markdown/', import.meta.url);
@@ -115,6 +115,32 @@ describe('markdown quality', () => {
       );
     } finally {
       await pool.close();
+    }
+  });
+
+  it('two threads hand results back in the order pages were given, small pages converted inline among them', async () => {
+    const pool = new ConvertPool(2);
+    try {
+      // A large page first, then small ones that convert inline at once: each still waits its turn.
+      const pages = [80_000, 10, 5_000, 10, 30_000, 3_000].map((size, i) => `<main><h1>Page ${i}</h1><p>${'w '.repeat(size / 2)}</p></main>`);
+      assert.ok(pages.some((html) => html.length < INLINE_BELOW_CHARS) && pages.some((html) => html.length >= INLINE_BELOW_CHARS));
+      const order: number[] = [];
+      await Promise.all(pages.map((html, i) => pool.convert(html, PAGE, htmlOptions(options)).then((content) => {
+        assert.ok(content.markdown.startsWith(`# Page ${i}`), content.markdown.slice(0, 40));
+        order.push(i);
+      })));
+      assert.deepEqual(order, [0, 1, 2, 3, 4, 5]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('WEBDATA_CONVERT_THREADS sets the number of threads; anything but a whole number is refused by name', () => {
+    assert.equal(defaultThreads({ WEBDATA_CONVERT_THREADS: '0' }), 0);
+    assert.equal(defaultThreads({ WEBDATA_CONVERT_THREADS: '3' }), 3);
+    assert.ok(defaultThreads({}) >= 0);
+    for (const bad of ['-1', '1.5', 'two', '1000']) {
+      assert.throws(() => defaultThreads({ WEBDATA_CONVERT_THREADS: bad }), { message: `WEBDATA_CONVERT_THREADS: must be a whole number from 0 to 999, got "${bad}"` });
     }
   });
 });

@@ -1,7 +1,9 @@
 // One shared Chromium (launched by Playwright from the system binary) for the scrape engine,
 // and a bounded number of browser contexts at a time. A browser that crashed or was closed
 // (disconnected) is launched again on the next request.
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+// Playwright is loaded on the first launch: about 1 s of CPU at start for a service that may never
+// render a page.
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { HttpError } from '../core/http-error.js';
 import { CHROMIUM_ARGS } from './chromium.js';
 
@@ -14,8 +16,8 @@ export class BrowserPool {
   constructor(private readonly chromiumPath: string, readonly maxContexts: number) {}
 
   private launch(): Promise<Browser> {
-    const launching = chromium
-      .launch({ executablePath: this.chromiumPath, headless: true, args: [...CHROMIUM_ARGS], timeout: 60_000 })
+    const launching = import('playwright-core')
+      .then(({ chromium }) => chromium.launch({ executablePath: this.chromiumPath, headless: true, args: [...CHROMIUM_ARGS], timeout: 60_000 }))
       .then((b) => {
         b.on('disconnected', () => {
           if (this.browser === launching) this.browser = undefined;

@@ -2,7 +2,7 @@
 // screenshots, live view, profiles and interact) and the bookkeeping that decides when it
 // ends. Activity = CDP traffic through the proxy, live-view input or an execution.
 import { randomBytes } from 'node:crypto';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromiumProcess, type ChromiumProcess } from './chromium-process.js';
 import type { ProfileSpec, StorageState } from './profiles.js';
 
@@ -75,6 +75,7 @@ export class BrowserSession {
   static async start(init: SessionInit, chromiumPath: string, storage?: StorageState): Promise<BrowserSession> {
     const proc = await launchChromiumProcess({ chromiumPath });
     try {
+      const { chromium } = await import('playwright-core'); // loaded on first use, as in browser-pool.ts
       const browser = await chromium.connectOverCDP(proc.wsEndpoint, { timeout: 20_000 });
       const context = browser.contexts()[0] ?? (await browser.newContext());
       if (storage) await context.setStorageState(storage as Parameters<BrowserContext['setStorageState']>[0]);

@@ -1,6 +1,5 @@
 // The demo site's PDF (/files/report.pdf), made with pdf-lib. Its text is fixed so tests can look
 // for it after PDF parsing; the dates are fixed so the bytes are identical on every run.
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 export const DEMO_PDF_TITLE = 'Demo Site Annual Report';
 
@@ -11,6 +10,7 @@ export const DEMO_PDF_TEXT: readonly (readonly string[])[] = [
 ];
 
 export async function buildDemoPdf(): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib'); // only when the PDF is first asked for
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const fixed = new Date(Date.UTC(2024, 0, 1));

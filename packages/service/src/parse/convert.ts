@@ -3,7 +3,6 @@
 // refused with 415 naming the kinds taken.
 import { load, type Cheerio } from 'cheerio';
 import type { AnyNode } from 'domhandler';
-import mammoth from 'mammoth';
 import { PARSE_FILE_KINDS } from 'webdata-contract';
 import { HttpError } from '../core/http-error.js';
 import { prepareForMarkdown } from '../scrape/clean.js';
@@ -105,6 +104,7 @@ export async function convertFile(bytes: Buffer, kind: FileKind, opts: { pdfPars
     case 'docx': {
       let value: string;
       try {
+        const { default: mammoth } = await import('mammoth'); // loaded with the first DOCX
         ({ value } = await mammoth.convertToHtml({ buffer: bytes }));
       } catch (err) {
         throw new HttpError(400, `The DOCX file could not be read: ${(err as Error).message}`, { code: 'INVALID_FILE' });

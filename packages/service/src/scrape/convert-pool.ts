@@ -139,8 +139,19 @@ function toError(error: { message: string; status?: number; code?: string }): Er
 let shared: ConvertPool | null = null;
 let users = 0;
 
-/** One thread per core; none on a single core, where threads would only add copying. */
-export function defaultThreads(): number {
+export const THREADS_ENV = 'WEBDATA_CONVERT_THREADS';
+
+/**
+ * One thread per core; none on a single core, where threads would only add copying.
+ * `WEBDATA_CONVERT_THREADS` sets the number (0: convert in the event loop), for a process that
+ * shares its cores with others, such as a test run of two files at a time.
+ */
+export function defaultThreads(env: NodeJS.ProcessEnv = process.env): number {
+  const set = env[THREADS_ENV];
+  if (set !== undefined && set !== '') {
+    if (!/^\d{1,3}$/.test(set)) throw new Error(`${THREADS_ENV}: must be a whole number from 0 to 999, got "${set}"`);
+    return Number(set);
+  }
   const cores = availableParallelism();
   return cores > 1 ? cores : 0;
 }

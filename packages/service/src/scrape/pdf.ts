@@ -1,7 +1,6 @@
 // PDF → text with unpdf (pdf.js). Each page becomes a block of markdown; the html format gets the
 // same text as paragraphs. Without the `pdf` parser the file is passed through base64-encoded,
 // as the hosted service does.
-import { extractText, getDocumentProxy, getMeta } from 'unpdf';
 import { esc } from './text.js';
 
 export interface ParsedPdf {
@@ -16,6 +15,7 @@ export function isPdf(contentType: string, body: Buffer): boolean {
 }
 
 export async function parsePdf(bytes: Buffer, maxPages?: number): Promise<ParsedPdf> {
+  const { extractText, getDocumentProxy, getMeta } = await import('unpdf'); // loaded with the first PDF
   // pdf.js takes ownership of the buffer it is given, so it gets a copy.
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
   try {
