@@ -150,8 +150,16 @@ describe('monitor on the local service', () => {
     site.setRevision(0);
   });
 
-  test('paused monitors refuse a run; a running check refuses another; delete answers 404 afterwards; other teams see nothing', async () => {
-    const created = await api('POST', '/v2/monitor', { name: 'p', schedule: { cron: '*/5 * * * *' }, targets: [{ type: 'scrape', urls: [`${site.url}/about`] }] });
+  test('paused monitors refuse a run; a running check refuses another; delete answers 404 afterwards; other teams see nothing', async (t) => {
+    // The check's page answers only when the test says, so the check is surely still running
+    // when the second run is asked for.
+    let release = () => {};
+    const answered = new Promise<void>((resolve) => { release = resolve; });
+    const held = createServer((_req, res) => void answered.then(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><h1>Held</h1></body></html>')));
+    await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
+    const heldUrl = `http://127.0.0.1:${(held.address() as AddressInfo).port}/held`;
+    t.after(() => new Promise<void>((r) => held.close(() => r())));
+    const created = await api('POST', '/v2/monitor', { name: 'p', schedule: { cron: '*/5 * * * *' }, targets: [{ type: 'scrape', urls: [heldUrl] }] });
     const id = created.body.data.id;
     const paused = await api('PATCH', `/v2/monitor/${id}`, { status: 'paused' });
     assert.equal(paused.body.data.status, 'paused');
@@ -164,6 +172,7 @@ describe('monitor on the local service', () => {
     const again = await api('POST', `/v2/monitor/${id}/run`);
     assert.equal(again.status, 409, 'the first check is still queued or running');
     assert.equal(again.body.checkId, run.body.id);
+    release();
     await finished(id, run.body.id);
     const other = await call(server.url, 'GET', `/v2/monitor/${id}`, { key: 'key-b' });
     assert.equal(other.status, 404);

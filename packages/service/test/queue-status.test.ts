@@ -3,7 +3,7 @@
 // while they run. Every page is held in the engine until the test lets it go, one at a time, so
 // each check is made at a state that cannot move on by itself: no timing, only events.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import type { ScrapeEngine } from '../src/core/scrape.js';
 import { eventually, realScrapeEngine, startJobsStack, team, waitForJob, type JobsStack } from './jobs-helpers.js';
 
@@ -53,69 +53,72 @@ let site: string;
 const X = Array.from({ length: 6 }, (_, i) => `/blog/post-${i + 1}`);
 const Y = Array.from({ length: 8 }, (_, i) => `/blog/post-${i + 7}`);
 
-before(async () => {
-  gate = gatedEngine(realScrapeEngine(), (url) => (X.includes(new URL(url).pathname) ? 'x' : 'y'));
-  stack = await startJobsStack({ engine: gate.engine, teams: [team('a', { credits: 100_000, concurrency: N })] });
-  site = stack.site.url;
-});
-after(() => stack.close());
+// One describe, so that its hooks stay with its tests when the folder runs in one process (together.ts).
+describe('queue status', () => {
+  before(async () => {
+    gate = gatedEngine(realScrapeEngine(), (url) => (X.includes(new URL(url).pathname) ? 'x' : 'y'));
+    stack = await startJobsStack({ engine: gate.engine, teams: [team('a', { credits: 100_000, concurrency: N })] });
+    site = stack.site.url;
+  });
+  after(() => stack.close());
 
-async function queueStatus() {
-  const res = await stack.call('GET', '/v2/team/queue-status');
-  assert.equal(res.status, 200, res.text);
-  const { jobsInQueue, activeJobsInQueue, waitingJobsInQueue, maxConcurrency } = res.body as Record<string, number>;
-  return { jobsInQueue, activeJobsInQueue, waitingJobsInQueue, maxConcurrency };
-}
-
-async function start(paths: string[], maxConcurrency?: number): Promise<string> {
-  const res = await stack.call('POST', '/v2/batch/scrape', { body: { urls: paths.map((p) => `${site}${p}`), formats: ['rawHtml'], ...(maxConcurrency ? { maxConcurrency } : {}) } });
-  assert.equal(res.status, 200, res.text);
-  return (res.body as { id: string }).id;
-}
-
-test(`two jobs of a team of ${N}: job X's maxConcurrency ${M} holds within it, the team's ${N} across both; queue-status exact while they run`, async () => {
-  assert.deepEqual(await queueStatus(), { jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: N });
-
-  const x = await start(X, M);
-  await eventually(() => gate.inFlight.x === M, `job X at its ${M} pages in flight`);
-  assert.deepEqual(await queueStatus(), { jobsInQueue: X.length, activeJobsInQueue: M, waitingJobsInQueue: X.length - M, maxConcurrency: N });
-
-  const y = await start(Y);
-  await eventually(() => gate.inFlight.y === N - M, `job Y in the team's other ${N - M} slots`);
-  assert.deepEqual(await queueStatus(), { jobsInQueue: X.length + Y.length, activeJobsInQueue: N, waitingJobsInQueue: X.length + Y.length - N, maxConcurrency: N });
-
-  // One page at a time: after each, the freed slot is taken again, and queue-status counts what is left: pages not started plus those in flight.
-  const steps: string[] = [];
-  while (gate.done.x + gate.done.y < X.length + Y.length) {
-    const before = gate.done.x + gate.done.y;
-    gate.releaseOne();
-    await eventually(() => gate.done.x + gate.done.y === before + 1, 'the released page done');
-    const leftX = X.length - gate.done.x;
-    const leftY = Y.length - gate.done.y;
-    // Which job the freed slot goes to is the service's choice; how many are taken is not: every
-    // slot the two jobs can use (X at most M) is in use again.
-    const busy = Math.min(N, Math.min(M, leftX) + leftY);
-    await eventually(() => gate.inFlight.x + gate.inFlight.y === busy && gate.held() === busy, `${busy} pages in flight after ${before + 1} pages`);
-    assert.ok(gate.inFlight.x <= M, `job X: ${gate.inFlight.x} pages in flight`);
-    const want = { jobsInQueue: leftX + leftY, activeJobsInQueue: busy, waitingJobsInQueue: leftX + leftY - busy, maxConcurrency: N };
-    // The job's own books follow the engine's: wait for the count, then it must be exact.
-    let last = await queueStatus();
-    await eventually(async () => {
-      last = await queueStatus();
-      return last.jobsInQueue === want.jobsInQueue;
-    }, `queue-status jobsInQueue ${want.jobsInQueue}`);
-    assert.deepEqual(last, want, `after ${before + 1} pages`);
-    steps.push(`${before + 1}:${last.activeJobsInQueue}/${last.jobsInQueue}(x${gate.inFlight.x})`);
+  async function queueStatus() {
+    const res = await stack.call('GET', '/v2/team/queue-status');
+    assert.equal(res.status, 200, res.text);
+    const { jobsInQueue, activeJobsInQueue, waitingJobsInQueue, maxConcurrency } = res.body as Record<string, number>;
+    return { jobsInQueue, activeJobsInQueue, waitingJobsInQueue, maxConcurrency };
   }
 
-  const [doneX, doneY] = await Promise.all([waitForJob(stack, `/v2/batch/scrape/${x}`), waitForJob(stack, `/v2/batch/scrape/${y}`)]);
-  assert.equal(doneX.status, 'completed');
-  assert.equal(doneY.status, 'completed');
-  assert.equal(doneX.docs.length, X.length);
-  assert.equal(doneY.docs.length, Y.length);
-  assert.equal(gate.maxInFlight.x, M, `job X: at most ${M} pages in flight`);
-  assert.equal(gate.maxInFlight.team, N, `the team: at most ${N} pages in flight`);
-  const end = await queueStatus();
-  assert.deepEqual(end, { jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: N });
-  console.log(`queue-status after each page (active/in queue): ${steps.join(' ')}`);
+  async function start(paths: string[], maxConcurrency?: number): Promise<string> {
+    const res = await stack.call('POST', '/v2/batch/scrape', { body: { urls: paths.map((p) => `${site}${p}`), formats: ['rawHtml'], ...(maxConcurrency ? { maxConcurrency } : {}) } });
+    assert.equal(res.status, 200, res.text);
+    return (res.body as { id: string }).id;
+  }
+
+  test(`two jobs of a team of ${N}: job X's maxConcurrency ${M} holds within it, the team's ${N} across both; queue-status exact while they run`, async () => {
+    assert.deepEqual(await queueStatus(), { jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: N });
+
+    const x = await start(X, M);
+    await eventually(() => gate.inFlight.x === M, `job X at its ${M} pages in flight`);
+    assert.deepEqual(await queueStatus(), { jobsInQueue: X.length, activeJobsInQueue: M, waitingJobsInQueue: X.length - M, maxConcurrency: N });
+
+    const y = await start(Y);
+    await eventually(() => gate.inFlight.y === N - M, `job Y in the team's other ${N - M} slots`);
+    assert.deepEqual(await queueStatus(), { jobsInQueue: X.length + Y.length, activeJobsInQueue: N, waitingJobsInQueue: X.length + Y.length - N, maxConcurrency: N });
+
+    // One page at a time: after each, the freed slot is taken again, and queue-status counts what is left: pages not started plus those in flight.
+    const steps: string[] = [];
+    while (gate.done.x + gate.done.y < X.length + Y.length) {
+      const before = gate.done.x + gate.done.y;
+      gate.releaseOne();
+      await eventually(() => gate.done.x + gate.done.y === before + 1, 'the released page done');
+      const leftX = X.length - gate.done.x;
+      const leftY = Y.length - gate.done.y;
+      // Which job the freed slot goes to is the service's choice; how many are taken is not: every
+      // slot the two jobs can use (X at most M) is in use again.
+      const busy = Math.min(N, Math.min(M, leftX) + leftY);
+      await eventually(() => gate.inFlight.x + gate.inFlight.y === busy && gate.held() === busy, `${busy} pages in flight after ${before + 1} pages`);
+      assert.ok(gate.inFlight.x <= M, `job X: ${gate.inFlight.x} pages in flight`);
+      const want = { jobsInQueue: leftX + leftY, activeJobsInQueue: busy, waitingJobsInQueue: leftX + leftY - busy, maxConcurrency: N };
+      // The job's own books follow the engine's: wait for the count, then it must be exact.
+      let last = await queueStatus();
+      await eventually(async () => {
+        last = await queueStatus();
+        return last.jobsInQueue === want.jobsInQueue;
+      }, `queue-status jobsInQueue ${want.jobsInQueue}`);
+      assert.deepEqual(last, want, `after ${before + 1} pages`);
+      steps.push(`${before + 1}:${last.activeJobsInQueue}/${last.jobsInQueue}(x${gate.inFlight.x})`);
+    }
+
+    const [doneX, doneY] = await Promise.all([waitForJob(stack, `/v2/batch/scrape/${x}`), waitForJob(stack, `/v2/batch/scrape/${y}`)]);
+    assert.equal(doneX.status, 'completed');
+    assert.equal(doneY.status, 'completed');
+    assert.equal(doneX.docs.length, X.length);
+    assert.equal(doneY.docs.length, Y.length);
+    assert.equal(gate.maxInFlight.x, M, `job X: at most ${M} pages in flight`);
+    assert.equal(gate.maxInFlight.team, N, `the team: at most ${N} pages in flight`);
+    const end = await queueStatus();
+    assert.deepEqual(end, { jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: N });
+    console.log(`queue-status after each page (active/in queue): ${steps.join(' ')}`);
+  });
 });
