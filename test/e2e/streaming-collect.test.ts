@@ -70,142 +70,145 @@ async function startWorker(): Promise<{ worker: Worker; done: Promise<void> }> {
   return { worker, done: worker.run() };
 }
 
-before(async () => {
-  siteUrl = await site.listen();
-  stack = await startStack({ worker: false });
-  connection = await NativeConnection.connect({ address: stack.temporal.address });
-});
-after(async () => {
-  site.release();
-  await stack?.close();
-  await connection?.close();
-  site.server.close();
-});
-
-const input = (prefix: string): PipelineInput => ({
-  url: `${siteUrl}${prefix}`,
-  stages: { map: false, select: false, batch: false, interact: false },
-  // The held page must outlast the test's wait, whatever the machine's load.
-  crawl: { limit: PAGES + 5, scrapeOptions: { timeout: 600_000 } },
-});
-
-/** The crawl job of a run, once it has started. */
-async function crawlJob(id: string): Promise<string> {
-  let jobId: string | undefined;
-  await until('the crawl job to start', async () => {
-    jobId = (await getProgress(stack.temporal.client, id).catch(() => undefined))?.stages.crawl?.jobId;
-    return jobId !== undefined;
+// One describe, so that its hooks stay with its tests when the folder runs in one process (together.ts).
+describe('streaming-collect', () => {
+  before(async () => {
+    siteUrl = await site.listen();
+    stack = await startStack({ worker: false });
+    connection = await NativeConnection.connect({ address: stack.temporal.address });
   });
-  return jobId as string;
-}
-
-/** Every followJob call of a run: its input, the attempt that finished it, its result. */
-async function followCalls(id: string): Promise<Array<{ input: { cursor?: { skip: number } }; attempt?: number; result?: FollowJobResult }>> {
-  const history = await stack.temporal.client.workflow.getHandle(id).fetchHistory();
-  const events = history.events ?? [];
-  const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'followJob');
-  return scheduled.map((e) => {
-    const sid = Number(e.eventId);
-    const started = events.find((x) => Number(x.activityTaskStartedEventAttributes?.scheduledEventId ?? -1) === sid);
-    const completed = events.find((x) => Number(x.activityTaskCompletedEventAttributes?.scheduledEventId ?? -1) === sid);
-    const payload = completed?.activityTaskCompletedEventAttributes?.result?.payloads?.[0];
-    return {
-      input: defaultPayloadConverter.fromPayload(e.activityTaskScheduledEventAttributes?.input?.payloads?.[0] as never),
-      attempt: started?.activityTaskStartedEventAttributes?.attempt ?? undefined,
-      result: payload ? defaultPayloadConverter.fromPayload<FollowJobResult>(payload as never) : undefined,
-    };
+  after(async () => {
+    site.release();
+    await stack?.close();
+    await connection?.close();
+    site.server.close();
   });
-}
 
-describe('streaming collection', () => {
-  test('pages are in the store before the crawl job completes; each once at the end', async () => {
-    const prefix = site.reset();
-    const w = await startWorker();
-    try {
-      const id = `stream-${Date.now()}`;
+  const input = (prefix: string): PipelineInput => ({
+    url: `${siteUrl}${prefix}`,
+    stages: { map: false, select: false, batch: false, interact: false },
+    // The held page must outlast the test's wait, whatever the machine's load.
+    crawl: { limit: PAGES + 5, scrapeOptions: { timeout: 600_000 } },
+  });
+
+  /** The crawl job of a run, once it has started. */
+  async function crawlJob(id: string): Promise<string> {
+    let jobId: string | undefined;
+    await until('the crawl job to start', async () => {
+      jobId = (await getProgress(stack.temporal.client, id).catch(() => undefined))?.stages.crawl?.jobId;
+      return jobId !== undefined;
+    });
+    return jobId as string;
+  }
+
+  /** Every followJob call of a run: its input, the attempt that finished it, its result. */
+  async function followCalls(id: string): Promise<Array<{ input: { cursor?: { skip: number } }; attempt?: number; result?: FollowJobResult }>> {
+    const history = await stack.temporal.client.workflow.getHandle(id).fetchHistory();
+    const events = history.events ?? [];
+    const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'followJob');
+    return scheduled.map((e) => {
+      const sid = Number(e.eventId);
+      const started = events.find((x) => Number(x.activityTaskStartedEventAttributes?.scheduledEventId ?? -1) === sid);
+      const completed = events.find((x) => Number(x.activityTaskCompletedEventAttributes?.scheduledEventId ?? -1) === sid);
+      const payload = completed?.activityTaskCompletedEventAttributes?.result?.payloads?.[0];
+      return {
+        input: defaultPayloadConverter.fromPayload(e.activityTaskScheduledEventAttributes?.input?.payloads?.[0] as never),
+        attempt: started?.activityTaskStartedEventAttributes?.attempt ?? undefined,
+        result: payload ? defaultPayloadConverter.fromPayload<FollowJobResult>(payload as never) : undefined,
+      };
+    });
+  }
+
+  describe('streaming collection', () => {
+    test('pages are in the store before the crawl job completes; each once at the end', async () => {
+      const prefix = site.reset();
+      const w = await startWorker();
+      try {
+        const id = `stream-${Date.now()}`;
+        const handle = await startPipeline(stack.temporal.client, input(prefix), { taskQueue: stack.taskQueue, workflowId: id });
+        const jobId = await crawlJob(id);
+        await until(seen(id), async () => (await storedUrls(stack, id)).length >= PAGES + 1);
+        const status = await stack.api.getCrawlStatus(jobId, { limit: 1 });
+        assert.equal(status.status, 'scraping', 'the job is still held by /hold');
+
+        site.release();
+        const result = await handle.result();
+        assert.equal(result.status, 'completed', JSON.stringify(result.stages));
+        const urls = await storedUrls(stack, id);
+        assert.equal(urls.length, PAGES + 2, urls.join('\n'));
+        assert.equal(new Set(urls).size, urls.length, 'each page stored once');
+        assert.equal(result.stages.crawl?.documents, PAGES + 2);
+        assert.ok(!result.stages.crawl?.notes?.some((n) => n.includes('ignores skip')), 'the local service honours skip');
+      } finally {
+        w.worker.shutdown();
+        await w.done;
+      }
+    });
+
+    test('a worker stopped mid-follow: the next one resumes from the cursor, no page stored twice', async () => {
+      const prefix = site.reset();
+      const first = await startWorker();
+      const id = `stream-kill-${Date.now()}`;
       const handle = await startPipeline(stack.temporal.client, input(prefix), { taskQueue: stack.taskQueue, workflowId: id });
-      const jobId = await crawlJob(id);
-      await until(seen(id), async () => (await storedUrls(stack, id)).length >= PAGES + 1);
-      const status = await stack.api.getCrawlStatus(jobId, { limit: 1 });
-      assert.equal(status.status, 'scraping', 'the job is still held by /hold');
+      try {
+        await crawlJob(id);
+        await until(seen(id), async () => (await storedUrls(stack, id)).length >= PAGES + 1);
+      } finally {
+        first.worker.shutdown();
+        await first.done;
+      }
 
-      site.release();
-      const result = await handle.result();
-      assert.equal(result.status, 'completed', JSON.stringify(result.stages));
-      const urls = await storedUrls(stack, id);
-      assert.equal(urls.length, PAGES + 2, urls.join('\n'));
-      assert.equal(new Set(urls).size, urls.length, 'each page stored once');
-      assert.equal(result.stages.crawl?.documents, PAGES + 2);
-      assert.ok(!result.stages.crawl?.notes?.some((n) => n.includes('ignores skip')), 'the local service honours skip');
-    } finally {
-      w.worker.shutdown();
-      await w.done;
-    }
-  });
+      const second = await startWorker();
+      try {
+        site.release();
+        const result = await handle.result();
+        assert.equal(result.status, 'completed', JSON.stringify(result.stages));
+        const urls = await storedUrls(stack, id);
+        assert.equal(urls.length, PAGES + 2, urls.join('\n'));
+        assert.equal(new Set(urls).size, urls.length, 'each page stored once');
+        // The stopped worker's call went on elsewhere: retried from its last heartbeat, or (when
+        // it handed back) a next call from the cursor it returned.
+        const calls = await followCalls(id);
+        const last = calls.at(-1);
+        const why = JSON.stringify(calls);
+        assert.ok(calls.length >= 2 || (last?.attempt ?? 1) >= 2, `resumed after the stop: ${why}`);
+        if (calls.length >= 2) assert.ok((last?.input.cursor?.skip ?? 0) >= 1, why);
+        assert.equal(last?.result?.kind, 'done', why);
+      } finally {
+        second.worker.shutdown();
+        await second.done;
+      }
+    });
 
-  test('a worker stopped mid-follow: the next one resumes from the cursor, no page stored twice', async () => {
-    const prefix = site.reset();
-    const first = await startWorker();
-    const id = `stream-kill-${Date.now()}`;
-    const handle = await startPipeline(stack.temporal.client, input(prefix), { taskQueue: stack.taskQueue, workflowId: id });
-    try {
-      await crawlJob(id);
-      await until(seen(id), async () => (await storedUrls(stack, id)).length >= PAGES + 1);
-    } finally {
-      first.worker.shutdown();
-      await first.done;
-    }
-
-    const second = await startWorker();
-    try {
-      site.release();
-      const result = await handle.result();
-      assert.equal(result.status, 'completed', JSON.stringify(result.stages));
-      const urls = await storedUrls(stack, id);
-      assert.equal(urls.length, PAGES + 2, urls.join('\n'));
-      assert.equal(new Set(urls).size, urls.length, 'each page stored once');
-      // The stopped worker's call went on elsewhere: retried from its last heartbeat, or (when
-      // it handed back) a next call from the cursor it returned.
-      const calls = await followCalls(id);
-      const last = calls.at(-1);
-      const why = JSON.stringify(calls);
-      assert.ok(calls.length >= 2 || (last?.attempt ?? 1) >= 2, `resumed after the stop: ${why}`);
-      if (calls.length >= 2) assert.ok((last?.input.cursor?.skip ?? 0) >= 1, why);
-      assert.equal(last?.result?.kind, 'done', why);
-    } finally {
-      second.worker.shutdown();
-      await second.done;
-    }
-  });
-
-  test('webdata export --follow prints documents as they arrive and ends when the run ends', async () => {
-    const prefix = site.reset();
-    const w = await startWorker();
-    try {
-      const id = `stream-export-${Date.now()}`;
-      const handle = await startPipeline(stack.temporal.client, input(prefix), { taskQueue: stack.taskQueue, workflowId: id });
-      const child = spawn(process.execPath, [BIN, 'export', id, '--follow', '--store', stack.storeSpec], {
-        env: { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-      child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-      const closed = new Promise<number | null>((r) => child.on('close', r));
-      // Printed while /hold still holds the job: following, not a read after the end.
-      await until('export to print the free pages', async () => out.split('\n').filter(Boolean).length >= PAGES + 1);
-      assert.equal(child.exitCode, null, 'export --follow still running while the run goes on');
-      site.release();
-      await handle.result();
-      const code = await closed;
-      assert.equal(code, 0, err);
-      const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { url: string });
-      assert.equal(lines.length, PAGES + 2, out);
-      assert.ok(lines.some((l) => l.url.endsWith('/hold')), 'the held page, stored at the end, was printed too');
-    } finally {
-      w.worker.shutdown();
-      await w.done;
-    }
+    test('webdata export --follow prints documents as they arrive and ends when the run ends', async () => {
+      const prefix = site.reset();
+      const w = await startWorker();
+      try {
+        const id = `stream-export-${Date.now()}`;
+        const handle = await startPipeline(stack.temporal.client, input(prefix), { taskQueue: stack.taskQueue, workflowId: id });
+        const child = spawn(process.execPath, [BIN, 'export', id, '--follow', '--store', stack.storeSpec], {
+          env: { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+        child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+        const closed = new Promise<number | null>((r) => child.on('close', r));
+        // Printed while /hold still holds the job: following, not a read after the end.
+        await until('export to print the free pages', async () => out.split('\n').filter(Boolean).length >= PAGES + 1);
+        assert.equal(child.exitCode, null, 'export --follow still running while the run goes on');
+        site.release();
+        await handle.result();
+        const code = await closed;
+        assert.equal(code, 0, err);
+        const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { url: string });
+        assert.equal(lines.length, PAGES + 2, out);
+        assert.ok(lines.some((l) => l.url.endsWith('/hold')), 'the held page, stored at the end, was printed too');
+      } finally {
+        w.worker.shutdown();
+        await w.done;
+      }
+    });
   });
 });

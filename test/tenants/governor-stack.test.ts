@@ -4,7 +4,7 @@
 // two are granted together, fairly (2 and 1: the earlier arrival gets the remainder), so the small
 // tenant's job runs beside the large batch's first chunk instead of after the whole batch; every
 // share comes back at the end. The team's concurrency comes from GET /v2/team/queue-status.
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { defaultLocalTeam } from '../../packages/service/src/config/defaults.js';
@@ -17,79 +17,82 @@ import { startStack } from '../helpers/stack.js';
 
 const CONCURRENCY = 3;
 let stack: DevStack;
-before(async () => {
-  stack = await startStack({ teams: [{ ...defaultLocalTeam(), concurrency: CONCURRENCY }] });
-});
-after(async () => {
-  await stack?.close();
-});
+// One describe, so that its hooks stay with its tests when the folder runs in one process (together.ts).
+describe('governor-stack', () => {
+  before(async () => {
+    stack = await startStack({ teams: [{ ...defaultLocalTeam(), concurrency: CONCURRENCY }] });
+  });
+  after(async () => {
+    await stack?.close();
+  });
 
-const input = (tenant: string, pages: number): PipelineInput => ({
-  url: `${stack.service.siteUrl as string}/`,
-  mode: 'batch',
-  tenant,
-  select: { limit: pages },
-  // overcommit 1: shares add up to the team's 3, so the line and its split are what is seen.
-  governor: { chunkPages: 10, overcommit: 1 },
-  stages: { interact: false, support: false },
-});
+  const input = (tenant: string, pages: number): PipelineInput => ({
+    url: `${stack.service.siteUrl as string}/`,
+    mode: 'batch',
+    tenant,
+    select: { limit: pages },
+    // overcommit 1: shares add up to the team's 3, so the line and its split are what is seen.
+    governor: { chunkPages: 10, overcommit: 1 },
+    stages: { interact: false, support: false },
+  });
 
-async function until(what: string, ok: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 240_000; // the machine is busy
-  while (Date.now() < deadline) {
-    if (await ok()) return;
-    await new Promise((r) => setTimeout(r, 200));
+  async function until(what: string, ok: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 240_000; // the machine is busy
+    while (Date.now() < deadline) {
+      if (await ok()) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.fail(`timed out waiting for ${what}`);
   }
-  assert.fail(`timed out waiting for ${what}`);
-}
 
-/** The batch starts a run scheduled, in order: [offset, limit, maxConcurrency]. */
-async function batchStarts(workflowId: string): Promise<Array<[number, number, number]>> {
-  const history = await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory();
-  const out: Array<[number, number, number]> = [];
-  for (const event of history.events ?? []) {
-    const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled?.activityType?.name !== 'startBatchScrape') continue;
-    const arg = defaultPayloadConverter.fromPayload<{ urlsFrom: { offset: number; limit: number }; options: { maxConcurrency: number } }>(scheduled.input!.payloads![0]);
-    out.push([arg.urlsFrom.offset, arg.urlsFrom.limit, arg.options.maxConcurrency]);
+  /** The batch starts a run scheduled, in order: [offset, limit, maxConcurrency]. */
+  async function batchStarts(workflowId: string): Promise<Array<[number, number, number]>> {
+    const history = await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+    const out: Array<[number, number, number]> = [];
+    for (const event of history.events ?? []) {
+      const scheduled = event.activityTaskScheduledEventAttributes;
+      if (scheduled?.activityType?.name !== 'startBatchScrape') continue;
+      const arg = defaultPayloadConverter.fromPayload<{ urlsFrom: { offset: number; limit: number }; options: { maxConcurrency: number } }>(scheduled.input!.payloads![0]);
+      out.push([arg.urlsFrom.offset, arg.urlsFrom.limit, arg.options.maxConcurrency]);
+    }
+    return out;
   }
-  return out;
-}
 
-test('two tenants share a team of 3: granted together 2 and 1, the small run beside the large one; all shares come back', async () => {
-  const team = stack.api.teamId;
-  const holder: GovernorTarget = { client: stack.temporal.client, taskQueue: stack.taskQueue, team, concurrency: CONCURRENCY };
-  const held = await acquireShare(holder, { key: 'test/holder', tenant: 'holder', want: CONCURRENCY });
-  assert.equal(held.granted && held.share, CONCURRENCY);
+  test('two tenants share a team of 3: granted together 2 and 1, the small run beside the large one; all shares come back', async () => {
+    const team = stack.api.teamId;
+    const holder: GovernorTarget = { client: stack.temporal.client, taskQueue: stack.taskQueue, team, concurrency: CONCURRENCY };
+    const held = await acquireShare(holder, { key: 'test/holder', tenant: 'holder', want: CONCURRENCY });
+    assert.equal(held.granted && held.share, CONCURRENCY);
 
-  const stamp = Date.now();
-  const bigId = `gov-big-${stamp}`;
-  const smallId = `gov-small-${stamp}`;
-  const big = await startPipeline(stack.temporal.client, input('big', 40), { taskQueue: stack.taskQueue, workflowId: bigId });
-  await until('the large run in line', async () => (await governorStatus(stack.temporal.client, team))?.tenants.some((t) => t.tenant === 'big' && t.waiting === 1) === true);
-  const small = await startPipeline(stack.temporal.client, input('small', 5), { taskQueue: stack.taskQueue, workflowId: smallId });
-  await until('the small run in line', async () => (await governorStatus(stack.temporal.client, team))?.tenants.some((t) => t.tenant === 'small' && t.waiting === 1) === true);
-  await releaseShare(holder, 'test/holder');
+    const stamp = Date.now();
+    const bigId = `gov-big-${stamp}`;
+    const smallId = `gov-small-${stamp}`;
+    const big = await startPipeline(stack.temporal.client, input('big', 40), { taskQueue: stack.taskQueue, workflowId: bigId });
+    await until('the large run in line', async () => (await governorStatus(stack.temporal.client, team))?.tenants.some((t) => t.tenant === 'big' && t.waiting === 1) === true);
+    const small = await startPipeline(stack.temporal.client, input('small', 5), { taskQueue: stack.taskQueue, workflowId: smallId });
+    await until('the small run in line', async () => (await governorStatus(stack.temporal.client, team))?.tenants.some((t) => t.tenant === 'small' && t.waiting === 1) === true);
+    await releaseShare(holder, 'test/holder');
 
-  const [bigResult, smallResult] = await Promise.all([big.result(), small.result()]);
-  assert.equal(bigResult.status, 'completed', JSON.stringify(bigResult.stages));
-  assert.equal(smallResult.status, 'completed', JSON.stringify(smallResult.stages));
-  assert.equal(bigResult.stages.batch?.documents, 40);
-  assert.equal(smallResult.stages.batch?.documents, 5);
+    const [bigResult, smallResult] = await Promise.all([big.result(), small.result()]);
+    assert.equal(bigResult.status, 'completed', JSON.stringify(bigResult.stages));
+    assert.equal(smallResult.status, 'completed', JSON.stringify(smallResult.stages));
+    assert.equal(bigResult.stages.batch?.documents, 40);
+    assert.equal(smallResult.stages.batch?.documents, 5);
 
-  const bigStarts = await batchStarts(bigId);
-  const smallStarts = await batchStarts(smallId);
-  // Granted in one pass: the large run's first chunk its fair 2, the small run its 1.
-  assert.deepEqual(bigStarts[0], [0, 10, 2]);
-  assert.deepEqual(smallStarts, [[0, 5, 1]]);
-  assert.deepEqual(bigStarts.map(([offset, limit]) => [offset, limit]), [[0, 10], [10, 10], [20, 10], [30, 10]]);
-  assert.ok(bigStarts.every(([, , share]) => share >= 1 && share <= CONCURRENCY));
+    const bigStarts = await batchStarts(bigId);
+    const smallStarts = await batchStarts(smallId);
+    // Granted in one pass: the large run's first chunk its fair 2, the small run its 1.
+    assert.deepEqual(bigStarts[0], [0, 10, 2]);
+    assert.deepEqual(smallStarts, [[0, 5, 1]]);
+    assert.deepEqual(bigStarts.map(([offset, limit]) => [offset, limit]), [[0, 10], [10, 10], [20, 10], [30, 10]]);
+    assert.ok(bigStarts.every(([, , share]) => share >= 1 && share <= CONCURRENCY));
 
-  const status = await governorStatus(stack.temporal.client, team);
-  assert.equal(status?.inUse, 0);
-  assert.deepEqual(status?.tenants, []);
-  // The runs asked with GET /v2/team/queue-status's maxConcurrency: 2 + 1 = the team's 3.
-  assert.equal(status?.concurrency, CONCURRENCY);
-  // Replayed by test/replay (RECORD_HISTORIES=1 records it): the governed, chunked batch.
-  await recordHistory(stack.temporal.client, bigId, 'team-governor');
+    const status = await governorStatus(stack.temporal.client, team);
+    assert.equal(status?.inUse, 0);
+    assert.deepEqual(status?.tenants, []);
+    // The runs asked with GET /v2/team/queue-status's maxConcurrency: 2 + 1 = the team's 3.
+    assert.equal(status?.concurrency, CONCURRENCY);
+    // Replayed by test/replay (RECORD_HISTORIES=1 records it): the governed, chunked batch.
+    await recordHistory(stack.temporal.client, bigId, 'team-governor');
+  });
 });
