@@ -7,7 +7,7 @@
 // its files in one). Default 2: the machine this runs on has two cores or more, and a test waits
 // for events with generous deadlines, never for a machine to be fast.
 import { spawnSync } from 'node:child_process';
-import { longestFirst, selectTestFiles } from './test-files.mjs';
+import { longestFirst, selectTestFiles, testEnv } from './test-files.mjs';
 
 const args = process.argv.slice(2);
 const unit = args.includes('--unit');
@@ -27,9 +27,6 @@ if (!/^[1-9]\d*$/.test(concurrency)) {
 const result = spawnSync(
   process.execPath,
   ['--conditions=webdata-source', '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
-  // Every test's sites and services listen on 127.0.0.1; the hostile tests turn this off themselves.
-  // Services convert HTML in the event loop: with files side by side the cores are taken, and each
-  // conversion thread would load the service's sources again (about 3 s of CPU per file).
-  { stdio: 'inherit', env: { WEBDATA_CONVERT_THREADS: '0', ...process.env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' } },
+  { stdio: 'inherit', env: testEnv() },
 );
 process.exit(result.status ?? 1);

@@ -71,6 +71,17 @@ function togetherFiles(out, file, _i, selected) {
   return out.includes(entry) ? out : [...out, entry];
 }
 
+/**
+ * The environment test files run with (run-tests.mjs and time-tests.mjs): every test's sites and
+ * services listen on 127.0.0.1 (the hostile tests turn this off themselves), and services convert
+ * HTML in the event loop: with files side by side the cores are taken, and each conversion thread
+ * would load the service's sources again (about 3 s of CPU per file). A variable already set wins,
+ * except the first.
+ */
+export function testEnv(env = process.env) {
+  return { WEBDATA_CONVERT_THREADS: '0', ...env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' };
+}
+
 // Seconds per file from a timed run (`node scripts/time-tests.mjs --json`); only the order
 // depends on it, so a stale or missing entry costs time, never a result.
 const DURATIONS = 'scripts/test-durations.json';

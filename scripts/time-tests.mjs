@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { selectTestFiles } from './test-files.mjs';
+import { selectTestFiles, testEnv } from './test-files.mjs';
 
 const args = process.argv.slice(2);
 const files = selectTestFiles(args.filter((a) => !a.startsWith('--')), { unit: args.includes('--unit') });
@@ -20,7 +20,7 @@ for (const file of files) {
   const r = spawnSync(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', '--test', '--test-reporter=spec', file], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' },
+    env: testEnv(),
   });
   const seconds = (Date.now() - start) / 1000;
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;

@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { FetchedResource, ResourceFetcher } from '../src/crawler/fetcher.js';
 import type { JobsRuntime } from '../src/jobs/runtime.js';
 import { mapSite } from '../src/map/mapper.js';
-import { SitemapCache } from '../src/map/sitemap-cache.js';
+import { MapCache } from '../src/map/map-cache.js';
 
 const ORIGIN = 'http://site.test';
 const LINKED = 40;
@@ -35,7 +35,7 @@ function siteFetcher(delays: { sitemapMs: number; pageMs: number }): ResourceFet
 async function map(delays: { sitemapMs: number; pageMs: number }, limit: number): Promise<Array<{ url: string; title?: string }>> {
   // mapSite reads only the runtime's fetcher.
   const jobsRuntime = { fetcher: siteFetcher(delays) } as unknown as JobsRuntime;
-  const links = await mapSite(jobsRuntime, new SitemapCache(Date.now), { url: `${ORIGIN}/`, limit }, new AbortController().signal);
+  const links = await mapSite(jobsRuntime, new MapCache(Date.now), { url: `${ORIGIN}/`, limit }, new AbortController().signal);
   return links.map((l) => ({ url: new URL(l.url).pathname, ...(l.title ? { title: l.title } : {}) }));
 }
 

@@ -147,6 +147,26 @@ describe('map', () => {
     assert.ok(stack.site.requests.some((r) => r.path === '/sitemap.xml'));
   });
 
+  test('walk cache: the same map again fetches no page and answers the same; ignoreCache walks again; a timed-out walk is not kept', async () => {
+    const body = { url: `${site}/docs`, sitemap: 'skip' as const };
+    const first = await map({ ...body, ignoreCache: true });
+    stack.site.resetRequests();
+    assert.deepEqual(await map(body), first);
+    assert.deepEqual(stack.site.requests.map((r) => r.path), [], 'served from the cache');
+    assert.deepEqual(await map({ ...body, ignoreCache: true }), first);
+    assert.ok(stack.site.requests.some((r) => r.path === '/docs'), 'walked again');
+    // Another limit is another walk (the walk stops once it found enough).
+    stack.site.resetRequests();
+    assert.equal((await map({ ...body, limit: 3 })).length, 3);
+    assert.ok(stack.site.requests.some((r) => r.path === '/docs'));
+    // Cut short by its timeout: answered, not kept, so the next map walks.
+    const slow = { url: `${site}/slow?ms=60000`, sitemap: 'skip' as const };
+    await map({ ...slow, timeout: 300 });
+    stack.site.resetRequests();
+    await map({ ...slow, timeout: 300 });
+    assert.ok(stack.site.requests.some((r) => r.path.startsWith('/slow')), 'the cut walk was not kept');
+  });
+
   test('one credit per call, activity recorded; 402 when nothing is left', async () => {
     const before = stack.app.ledger.remaining('a');
     await map({ url: `${site}/about`, sitemap: 'skip' });

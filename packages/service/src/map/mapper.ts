@@ -1,4 +1,4 @@
-// POST /v2/map: the site's URLs from its sitemaps (cached) and from a shallow link walk,
+// POST /v2/map: the site's URLs from its sitemaps and from a shallow link walk (both cached),
 // limited to the start host (and its subdomains with includeSubdomains) and, when the
 // URL has a path, to that path; ranked by `search` when given.
 import { DEFAULT_MAP_LIMIT, dedupeKey, parseHttpUrl } from 'webdata-contract';
@@ -10,14 +10,14 @@ import { childPrefix, UrlScope } from '../crawler/url-scope.js';
 import type { JobsRuntime } from '../jobs/runtime.js';
 import { discoverLinks } from './discover.js';
 import { rankLinks, type MapLink } from './rank.js';
-import type { SitemapCache } from './sitemap-cache.js';
+import type { MapCache, WalkedLink } from './map-cache.js';
 
 /** Sitemap URLs read per site, whatever the limit (a sitemap may list other sections). */
 const MAX_SITEMAP_URLS = 500_000;
 
 export type MapOptions = Omit<MapRequestParsed, 'origin' | 'integration'>;
 
-export async function mapSite(jobsRuntime: JobsRuntime, cache: SitemapCache, options: MapOptions, signal: AbortSignal): Promise<MapLink[]> {
+export async function mapSite(jobsRuntime: JobsRuntime, cache: MapCache, options: MapOptions, signal: AbortSignal): Promise<MapLink[]> {
   const start = parseHttpUrl(options.url) as URL;
   const limit = options.limit ?? DEFAULT_MAP_LIMIT;
   const ignoreQuery = options.ignoreQueryParameters ?? true;
@@ -50,12 +50,12 @@ export async function mapSite(jobsRuntime: JobsRuntime, cache: SitemapCache, opt
     links.set(key, { url: key, ...(info?.title ? { title: info.title } : {}), ...(info?.description ? { description: info.description } : {}) });
   };
   add(start);
-  const walked: Array<[URL, { title?: string; description?: string } | undefined]> = [];
+  const walked: WalkedLink[] = [];
   const walkedKeys = new Set<string>();
 
   const robots = new RobotsBook(jobsRuntime.fetcher, DEFAULT_ROBOTS_AGENT, signal);
   const fromSitemaps = async () => {
-    let urls = options.ignoreCache ? undefined : cache.get(start.origin);
+    let urls = options.ignoreCache ? undefined : cache.sitemaps.get(start.origin);
     if (!urls) {
       urls = await readSitemaps(sitemapRoots(start.origin, await robots.sitemaps(start.origin)), {
         fetcher: jobsRuntime.fetcher,
@@ -63,15 +63,22 @@ export async function mapSite(jobsRuntime: JobsRuntime, cache: SitemapCache, opt
         maxUrls: MAX_SITEMAP_URLS,
       });
       // A read cut short by the timeout is not cached: it may be incomplete.
-      if (!signal.aborted) cache.set(start.origin, urls);
+      if (!signal.aborted) cache.sitemaps.set(start.origin, urls);
     }
     for (const raw of urls) {
       const url = parseHttpUrl(raw);
       if (url && inScope(url)) add(url);
     }
   };
-  const fromLinks = () =>
-    discoverLinks(start, {
+  // What steers the walk: where it starts and stays, how it de-duplicates, when it has enough.
+  const walkKey = JSON.stringify([start.href, options.includeSubdomains ?? true, ignoreQuery, limit, Boolean(options.search)]);
+  const fromLinks = async () => {
+    const cached = options.ignoreCache ? undefined : cache.walks.get(walkKey);
+    if (cached) {
+      walked.push(...cached);
+      return;
+    }
+    await discoverLinks(start, {
       fetcher: jobsRuntime.fetcher,
       robots,
       inScope,
@@ -79,10 +86,13 @@ export async function mapSite(jobsRuntime: JobsRuntime, cache: SitemapCache, opt
       signal,
       enough: () => walkedKeys.size >= limit && !options.search,
       found: (url, info) => {
-        walked.push([url, info]);
+        walked.push([url.href, info]);
         walkedKeys.add(keyOf(url));
       },
     });
+    // A walk cut short by the timeout is not kept: it may be incomplete.
+    if (!signal.aborted) cache.walks.set(walkKey, walked.slice());
+  };
 
   // Both sources run together; on timeout (signal aborted) map answers what it found.
   await Promise.all([
@@ -90,7 +100,7 @@ export async function mapSite(jobsRuntime: JobsRuntime, cache: SitemapCache, opt
     sitemap !== 'only' ? fromLinks().catch(() => undefined) : undefined,
   ]);
 
-  for (const [url, info] of walked) add(url, info);
+  for (const [url, info] of walked) add(new URL(url), info);
   const all = [...links.values()];
   const ordered = options.search ? rankLinks(all, options.search) : all;
   return ordered.slice(0, limit);

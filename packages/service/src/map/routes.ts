@@ -12,14 +12,14 @@ import { imitatesOss, ossMapLinks } from '../imitate/firecrawl-oss.js';
 import { parseBody } from '../http/validate.js';
 import type { JobsRuntime } from '../jobs/runtime.js';
 import { mapSite } from './mapper.js';
-import { SitemapCache } from './sitemap-cache.js';
+import { MapCache } from './map-cache.js';
 
 export function registerMapRoute(router: Router, jobsRuntime: JobsRuntime): void {
-  const cache = new SitemapCache(() => jobsRuntime.ctx.now());
+  const cache = new MapCache(() => jobsRuntime.ctx.now());
   router.add('POST', '/v2/map', (req) => map(jobsRuntime, cache, req), { group: 'map' });
 }
 
-async function map(jobsRuntime: JobsRuntime, cache: SitemapCache, req: RouteRequest): Promise<RouteResponse<MapResponse> | DroppedResponse> {
+async function map(jobsRuntime: JobsRuntime, cache: MapCache, req: RouteRequest): Promise<RouteResponse<MapResponse> | DroppedResponse> {
   const { origin: _origin, integration: _integration, ...options } = parseBody(mapRequestSchema, req.body);
   const credits = mapCredits();
   requireCredits(jobsRuntime.ctx.ledger, req.team, credits);
