@@ -17,6 +17,28 @@ const MAX_SITEMAP_URLS = 500_000;
 
 export type MapOptions = Omit<MapRequestParsed, 'origin' | 'integration'>;
 
+/**
+ * A walk's finds with each URL once (a link found on 200 pages is 200 finds), where it was first
+ * found, with the first title and description any of its finds carried: adding these gives what
+ * adding every find gives, in a fraction of the memory.
+ */
+function onePerKey(walked: WalkedLink[], keyOf: (url: URL) => string): WalkedLink[] {
+  const byKey = new Map<string, WalkedLink>();
+  for (const [url, info] of walked) {
+    const key = keyOf(new URL(url));
+    const seen = byKey.get(key);
+    if (!seen) {
+      byKey.set(key, [url, info && { ...info }]);
+      continue;
+    }
+    if (!info) continue;
+    const kept = (seen[1] ??= {});
+    if (info.title && !kept.title) kept.title = info.title;
+    if (info.description && !kept.description) kept.description = info.description;
+  }
+  return [...byKey.values()];
+}
+
 export async function mapSite(jobsRuntime: JobsRuntime, cache: MapCache, options: MapOptions, signal: AbortSignal): Promise<MapLink[]> {
   const start = parseHttpUrl(options.url) as URL;
   const limit = options.limit ?? DEFAULT_MAP_LIMIT;
@@ -91,7 +113,7 @@ export async function mapSite(jobsRuntime: JobsRuntime, cache: MapCache, options
       },
     });
     // A walk cut short by the timeout is not kept: it may be incomplete.
-    if (!signal.aborted) cache.walks.set(walkKey, walked.slice());
+    if (!signal.aborted) cache.walks.set(walkKey, onePerKey(walked, keyOf));
   };
 
   // Both sources run together; on timeout (signal aborted) map answers what it found.
