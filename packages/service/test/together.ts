@@ -1,14 +1,15 @@
 // The short test files of this folder in one process (scripts/test-files.mjs runs this file in
 // place of them): each file alone pays 2-3 s of CPU for Node, the TypeScript loader and the
 // service's imports. The files that drive Chromium or wait out real timeouts run alone, beside
-// this one. A new file here must be imported below or named alone; each still runs alone with
-// `node --test`.
+// this one (temp-files also sets TMPDIR for its process). A new file here must be imported below
+// or named alone; each still runs alone with `node --test`.
 // alone: browser-engine.test.ts
 // alone: browser-sdk.test.ts
 // alone: browser-sessions.test.ts
 // alone: interact.test.ts
 // alone: support-ask.test.ts
 // alone: support-crawl.test.ts
+// alone: temp-files.test.ts
 import './agent-extract.test.js';
 import './batch-append.test.js';
 import './batch.test.js';

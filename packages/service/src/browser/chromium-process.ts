@@ -1,7 +1,7 @@
 // A Chromium process of our own with a DevTools endpoint on an ephemeral port: one per
 // browser session, so sessions are isolated and destroying one kills exactly its process.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS } from './chromium.js';
@@ -36,7 +36,11 @@ export async function launchChromiumProcess(opts: LaunchOptions): Promise<Chromi
     ...(opts.extraArgs ?? []),
     'about:blank',
   ];
-  const child = spawn(opts.chromiumPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Chromium's own temporary files (org.chromium.Chromium.*) go inside the user-data-dir, so
+  // that removing it after a kill leaves nothing behind in the system's temporary folder.
+  const tmp = join(userDataDir, 'tmp');
+  await mkdir(tmp);
+  const child = spawn(opts.chromiumPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TMPDIR: tmp } });
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
@@ -90,11 +94,15 @@ function waitForEndpoint(child: ChildProcess, timeoutMs: number): Promise<string
 }
 
 async function terminate(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-  await exited;
-  clearTimeout(timer);
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  // A helper process that outlives the browser may still hold the stderr pipe: let it go, so
+  // that it cannot keep this process alive.
+  child.stderr?.destroy();
 }
 
 /** Chromium's helper processes may still write for a moment after the browser exits. */

@@ -1,6 +1,9 @@
 // Runs interact `node` code in a per-session child process (node-runner-child.ts), so a
 // timeout really kills the code and user code never runs inside the service process.
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HttpError } from '../core/http-error.js';
 import { killedResult, type ExecResult } from './exec-result.js';
@@ -25,14 +28,20 @@ export class NodeRunner {
 
   private start(): Promise<void> {
     if (this.ready && this.child && this.child.exitCode === null && this.child.signalCode === null) return this.ready;
+    // The child's temporary files (Playwright's artifacts folder of its CDP connection, which a
+    // killed child never removes) go in a folder of its own, removed when it exits.
+    const tmp = mkdtempSync(join(tmpdir(), 'webdata-node-runner-'));
     const child = fork(CHILD, [], {
       // From sources (the repo's tests) the child is TypeScript: load tsx by absolute URL.
       execArgv: OWN_EXTENSION === '.ts' ? ['--import', import.meta.resolve('tsx')] : [],
-      env: { ...process.env, WEBDATA_CDP_ENDPOINT: this.cdpEndpoint },
+      env: { ...process.env, WEBDATA_CDP_ENDPOINT: this.cdpEndpoint, TMPDIR: tmp },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     this.child = child;
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve('exit')));
+    this.exited = new Promise((resolve) => child.once('exit', () => {
+      rmSync(tmp, { recursive: true, force: true });
+      resolve('exit');
+    }));
     let stderr = '';
     child.stderr?.on('data', (c: Buffer) => { stderr = (stderr + c.toString()).slice(-4000); });
     this.ready = new Promise<void>((resolve, reject) => {

@@ -23,6 +23,9 @@ export async function runPython(code: string, cdpEndpoint: string, targetId: str
         WEBDATA_RESULT_FILE: resultFile,
         PYTHONUNBUFFERED: '1',
         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+        // Playwright's own temporary files (its driver's artifacts folder) go in this call's
+        // folder, removed below even when the call was killed.
+        TMPDIR: dir,
       },
       stdin: code,
       timeoutMs: timeoutSec * 1000,
