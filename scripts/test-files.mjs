@@ -75,8 +75,8 @@ function togetherFiles(out, file, _i, selected) {
  * The environment test files run with (run-tests.mjs and time-tests.mjs): every test's sites and
  * services listen on 127.0.0.1 (the hostile tests turn this off themselves), and services convert
  * HTML in the event loop: with files side by side the cores are taken, and each conversion thread
- * would load the service's sources again (about 3 s of CPU per file). A variable already set wins,
- * except the first.
+ * would load the service's sources again (about 3 s of CPU per file). A WEBDATA_CONVERT_THREADS
+ * the caller set wins; WEBDATA_ALLOW_PRIVATE_ADDRESSES is always 1.
  */
 export function testEnv(env = process.env) {
   return { WEBDATA_CONVERT_THREADS: '0', ...env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' };
