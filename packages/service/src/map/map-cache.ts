@@ -6,8 +6,8 @@
 export const MAP_CACHE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const MAX_ENTRIES = 1000;
 
-/** A walked URL and what its page said, in the walk's order. */
-export type WalkedLink = [url: string, info: { title?: string; description?: string } | undefined];
+/** A walked URL and what its page said, in the walk's order (the URLs are never changed). */
+export type WalkedLink = [url: URL, info: { title?: string; description?: string } | undefined];
 
 class TtlEntries<T> {
   private readonly entries = new Map<string, { value: T; at: number }>();

@@ -25,7 +25,7 @@ export type MapOptions = Omit<MapRequestParsed, 'origin' | 'integration'>;
 function onePerKey(walked: WalkedLink[], keyOf: (url: URL) => string): WalkedLink[] {
   const byKey = new Map<string, WalkedLink>();
   for (const [url, info] of walked) {
-    const key = keyOf(new URL(url));
+    const key = keyOf(url);
     const seen = byKey.get(key);
     if (!seen) {
       byKey.set(key, [url, info && { ...info }]);
@@ -108,7 +108,7 @@ export async function mapSite(jobsRuntime: JobsRuntime, cache: MapCache, options
       signal,
       enough: () => walkedKeys.size >= limit && !options.search,
       found: (url, info) => {
-        walked.push([url.href, info]);
+        walked.push([url, info]);
         walkedKeys.add(keyOf(url));
       },
     });
@@ -122,7 +122,7 @@ export async function mapSite(jobsRuntime: JobsRuntime, cache: MapCache, options
     sitemap !== 'only' ? fromLinks().catch(() => undefined) : undefined,
   ]);
 
-  for (const [url, info] of walked) add(new URL(url), info);
+  for (const [url, info] of walked) add(url, info);
   const all = [...links.values()];
   const ordered = options.search ? rankLinks(all, options.search) : all;
   return ordered.slice(0, limit);
