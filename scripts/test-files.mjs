@@ -73,13 +73,19 @@ function togetherFiles(out, file, _i, selected) {
 
 /**
  * The environment test files run with (run-tests.mjs and time-tests.mjs): every test's sites and
- * services listen on 127.0.0.1 (the hostile tests turn this off themselves), and services convert
- * HTML in the event loop: with files side by side the cores are taken, and each conversion thread
- * would load the service's sources again (about 3 s of CPU per file). A WEBDATA_CONVERT_THREADS
- * the caller set wins; WEBDATA_ALLOW_PRIVATE_ADDRESSES is always 1.
+ * services listen on 127.0.0.1 (the hostile tests turn this off themselves), and the threads that
+ * would load the sources again under tsx are not started: with files side by side the cores are
+ * taken already.
+ * - WEBDATA_CONVERT_THREADS=0: services convert HTML in the event loop (a conversion thread costs
+ *   about 3 s of CPU per file).
+ * - TEMPORAL_DEBUG=1: workers run workflow code on the main thread (the SDK's debug mode), not in
+ *   a workflow thread of their own, which costs about 1.2 s of CPU per worker. The workflows'
+ *   code and their sandbox are the same; what the mode drops is the 5 s limit on one activation,
+ *   which no test relies on. The package, chaos and scale suites run workers as published.
+ * What the caller set wins, except WEBDATA_ALLOW_PRIVATE_ADDRESSES, always 1.
  */
 export function testEnv(env = process.env) {
-  return { WEBDATA_CONVERT_THREADS: '0', ...env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' };
+  return { WEBDATA_CONVERT_THREADS: '0', TEMPORAL_DEBUG: '1', ...env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' };
 }
 
 // Seconds per file from a timed run (`node scripts/time-tests.mjs --json`); only the order

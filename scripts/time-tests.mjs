@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Times each test file on its own, one after the other (one process per file, as `node --test`
-// runs them) and prints a table, longest first:
+// runs them) and prints a table, longest first, with the CPU each took (Linux):
 //   node scripts/time-tests.mjs [--unit] [group...] > /tmp/test-durations.txt
 // Same selection as scripts/run-tests.mjs; each file's output goes to TIME_TESTS_LOG_DIR.
 // With --json, also writes scripts/test-durations.json, the order run-tests.mjs starts files in.
@@ -15,24 +15,46 @@ const logDir = process.env.TIME_TESTS_LOG_DIR ?? '/tmp/time-tests-logs';
 mkdirSync(logDir, { recursive: true });
 const rows = [];
 const t0 = Date.now();
+
+/**
+ * CPU seconds (user + system) of this process's ended, waited-for children, with theirs: fields
+ * cutime and cstime of /proc/self/stat. Undefined off Linux, where the column is left out.
+ */
+function childrenCpuSeconds() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 for (const file of files) {
   const start = Date.now();
+  const cpuBefore = childrenCpuSeconds();
   const r = spawnSync(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', '--test', '--test-reporter=spec', file], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
     env: testEnv(),
   });
   const seconds = (Date.now() - start) / 1000;
+  const cpuAfter = childrenCpuSeconds();
+  const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   writeFileSync(join(logDir, file.replaceAll('/', '__') + '.log'), out);
   const count = (k) => Number(out.match(new RegExp(`^ℹ ${k} (\\d+)$`, 'm'))?.[1] ?? 0);
-  rows.push({ file, seconds, tests: count('tests'), fail: count('fail'), status: r.status });
-  process.stderr.write(`${seconds.toFixed(1).padStart(7)} s  ${r.status === 0 ? 'ok  ' : 'FAIL'}  ${file}\n`);
+  rows.push({ file, seconds, cpu, tests: count('tests'), fail: count('fail'), status: r.status });
+  process.stderr.write(`${seconds.toFixed(1).padStart(7)} s${cpuColumn(cpu)}  ${r.status === 0 ? 'ok  ' : 'FAIL'}  ${file}\n`);
 }
 rows.sort((a, b) => b.seconds - a.seconds);
 const total = (Date.now() - t0) / 1000;
-const lines = rows.map((r) => `${r.seconds.toFixed(1).padStart(7)} s  ${String(r.tests).padStart(4)} tests  ${r.status === 0 ? 'ok  ' : 'FAIL'}  ${r.file}`);
-console.log(`${lines.join('\n')}\n${total.toFixed(1).padStart(7)} s  total, ${rows.length} files, ${rows.reduce((s, r) => s + r.tests, 0)} tests, ${rows.filter((r) => r.status !== 0).length} failed files`);
+const lines = rows.map((r) => `${r.seconds.toFixed(1).padStart(7)} s${cpuColumn(r.cpu)}  ${String(r.tests).padStart(4)} tests  ${r.status === 0 ? 'ok  ' : 'FAIL'}  ${r.file}`);
+const totalCpu = rows.every((r) => r.cpu !== undefined) ? rows.reduce((sum, r) => sum + r.cpu, 0) : undefined;
+console.log(`${lines.join('\n')}\n${total.toFixed(1).padStart(7)} s${cpuColumn(totalCpu)}  total, ${rows.length} files, ${rows.reduce((s, r) => s + r.tests, 0)} tests, ${rows.filter((r) => r.status !== 0).length} failed files`);
+
+function cpuColumn(cpu) {
+  return cpu === undefined ? '' : `${cpu.toFixed(1).padStart(7)} s CPU`;
+}
 
 if (args.includes('--json')) {
   const path = 'scripts/test-durations.json';

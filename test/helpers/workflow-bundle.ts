@@ -3,6 +3,7 @@
 // is its own process with workers of its own. Built from the TypeScript sources (workspace
 // packages through the `webdata-source` condition), as the tests run.
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,4 +62,13 @@ async function build(interceptorModules: string[]): Promise<string> {
  */
 export function pipelineWorkflowBundle(): Promise<string> {
   return cachedWorkflowBundle([WORKFLOW_METRICS_PATH]);
+}
+
+/**
+ * The bundle a worker with tracing on runs (OTEL_EXPORTER_OTLP_ENDPOINT): the pipeline's, with the
+ * OpenTelemetry workflow interceptors too, as `src/worker/bundle.ts` writes it for tracing.
+ */
+export function tracedPipelineWorkflowBundle(): Promise<string> {
+  const tracing = createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH, tracing]);
 }

@@ -28,7 +28,7 @@ import { registerParseRoutes } from './parse/routes.js';
 import { registerScrapeRoutes } from './scrape/routes.js';
 import { createHttpScrapeEngine } from './scrape/index.js';
 import { withModelFormats } from './scrape/model-formats.js';
-import { demoSeedUrls, indexSiteInBackground, registerSearchRoutes } from './search/index.js';
+import { demoSeedUrls, indexSiteOnFirstSearch, registerSearchRoutes } from './search/index.js';
 import { createJobInspector, registerSupportRoutes } from './support/index.js';
 import { registerTeamRoutes } from './team/routes.js';
 import { HttpWebhookDispatcher } from './webhooks/dispatcher.js';
@@ -166,7 +166,7 @@ export interface DemoSiteChoice {
   seed?: number;
   /** Site revision, an integer ≥ 0 (default 0); see the demo site's manifest.ts. */
   revision?: number;
-  /** Index the site's pages for POST /v2/search in the background (default true). */
+  /** Index the site's pages for POST /v2/search when the first search arrives (default true). */
   searchIndex?: boolean;
 }
 
@@ -194,7 +194,7 @@ export async function startLocalService(options: StartLocalServiceOptions = {}):
       const choice = options.site ?? {};
       site = await startSiteNear(servicePort, { port: choice.port, pages: choice.pages, seed: choice.seed, revision: choice.revision });
       if (choice.searchIndex !== false) {
-        void indexSiteInBackground(app.context, { origin: site.url, urls: demoSeedUrls(site.manifest) });
+        indexSiteOnFirstSearch(app.context, { origin: site.url, urls: demoSeedUrls(site.manifest) });
       }
     }
   } catch (err) {

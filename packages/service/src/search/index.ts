@@ -13,15 +13,29 @@ import { searchIndexOf } from './routes.js';
 import { seedSite, type SeedOptions } from './seed.js';
 
 /**
- * Indexes a site (the demo site at startup) in the background; searches wait for it (up to
- * their timeout). Call after the route modules are registered.
+ * Indexes a site in the background now; searches wait for it (up to their timeout). Call after
+ * the route modules are registered.
  */
 export function indexSiteInBackground(ctx: ServiceContext, opts: SeedOptions): Promise<number> {
   const index = searchIndexOf(ctx);
-  const controller = new AbortController();
-  ctx.onClose(() => controller.abort(new Error('service closing')));
-  const signal = opts.signal ? AbortSignal.any([opts.signal, controller.signal]) : controller.signal;
-  const work = seedSite(ctx, index, { ...opts, signal });
+  const work = seedSite(ctx, index, { ...opts, signal: closingSignal(ctx, opts.signal) });
   index.track(work);
   return work;
+}
+
+/**
+ * Indexes a site (the demo site at startup) when the first search arrives, which waits for it
+ * (up to its timeout). Pages scraped before then are indexed as they are scraped.
+ */
+export function indexSiteOnFirstSearch(ctx: ServiceContext, opts: SeedOptions): void {
+  const index = searchIndexOf(ctx);
+  const signal = closingSignal(ctx, opts.signal);
+  index.defer(() => seedSite(ctx, index, { ...opts, signal }));
+}
+
+/** Aborts when the service closes (or when `signal` does). */
+function closingSignal(ctx: ServiceContext, signal: AbortSignal | undefined): AbortSignal {
+  const controller = new AbortController();
+  ctx.onClose(() => controller.abort(new Error('service closing')));
+  return signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
 }

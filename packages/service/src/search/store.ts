@@ -25,6 +25,7 @@ export class SearchIndex implements PageIndex {
   private nextId = 1;
   private seq = 0;
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly deferred: Array<() => Promise<unknown>> = [];
   /**
    * Scraped documents not indexed yet. Indexing (text extraction, tokens, MiniSearch) costs about
    * as much CPU as scraping a page, in the event loop that scrapes: it is done when the index is
@@ -109,7 +110,15 @@ export class SearchIndex implements PageIndex {
     return [...this.pages.entries()];
   }
 
-  /** Tracks background indexing (the demo site at startup), so a search can wait for it. */
+  /**
+   * Indexing that starts when a search first waits for the index: the demo site's pages cost
+   * about 0.5 s of CPU to scrape, and most services (every test stack) never search.
+   */
+  defer(start: () => Promise<unknown>): void {
+    this.deferred.push(start);
+  }
+
+  /** Tracks background indexing, so a search can wait for it. */
   track(work: Promise<unknown>): void {
     const tracked = work.catch(() => undefined).finally(() => this.pending.delete(tracked));
     this.pending.add(tracked);
@@ -117,6 +126,7 @@ export class SearchIndex implements PageIndex {
 
   /** Resolves when background indexing is done, or after `timeoutMs`; true when done. */
   async settled(timeoutMs: number): Promise<boolean> {
+    for (const start of this.deferred.splice(0)) this.track(start());
     if (this.pending.size === 0) return true;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => {
