@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,8 +108,9 @@ test('webdata <command> --help: every command, exit 0, no connection made', asyn
   }
 });
 
-test('usage errors: one line naming the flag or file and the fix, exit 2, before anything connects', async () => {
+test('usage errors: one line naming the flag or file and the fix, exit 2, before anything connects', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'webdata-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, '{"url": "http://127.0.0.1:9/", ');
   const env = { TEMPORAL_ADDRESS: `127.0.0.1:${await closedPort()}` };
@@ -144,8 +145,9 @@ test('usage errors: one line naming the flag or file and the fix, exit 2, before
   assert.match(debug.err, /\n\s+at /);
 });
 
-test('--dry-run prints the merged input: flags override single fields of --input, the rest stays', async () => {
+test('--dry-run prints the merged input: flags override single fields of --input, the rest stays', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'webdata-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'input.json');
   writeFileSync(file, JSON.stringify({ url: 'https://example.com/', crawl: { limit: 50 }, budget: { credits: 10, monthlyCap: 500 }, select: { include: ['^/docs', '^/blog'] } }));
   const r = await inProcess(['run', '--input', file, '--depth', '2', '--budget', '99', '--search', 'pricing', '--dry-run'], { TEMPORAL_ADDRESS: `127.0.0.1:${await closedPort()}` });
@@ -179,12 +181,13 @@ test('Temporal unreachable: one line naming the address and the fix, exit 1, wit
   }
 });
 
-test('export: a store that is down or empty is named in the one-line message', async () => {
+test('export: a store that is down or empty is named in the one-line message', async (t) => {
   const port = await closedPort();
   const down = await webdata(['export', 'r1', '--store', `postgres://webdata:secret@127.0.0.1:${port}/x`]);
   assertOneLineFailure(down, 1, new RegExp(`webdata export: cannot read store postgres://webdata:\\*\\*\\*@127\\.0\\.0\\.1:${port}/x \\(from --store\\).*PostgreSQL is running`), 'postgres down');
   assert.doesNotMatch(down.err, /secret/);
   const dir = mkdtempSync(join(tmpdir(), 'webdata-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const empty = await webdata(['export', 'r1', '--store', dir]);
   assertOneLineFailure(empty, 1, new RegExp(`no documents stored for run r1 in store folder ${dir.replace(/[.\\]/g, '\\$&')} \\(from --store\\)`), 'empty store');
   const missing = spawnSync(process.execPath, [join(process.cwd(), BIN), 'export', 'r1'], { cwd: dir, env: { ...process.env, WEBDATA_STORE: '' }, encoding: 'utf8' });
@@ -257,9 +260,10 @@ describe('against a running stack', () => {
     assert.match(cancel.out, new RegExp(`run ${id} already ended: it completed at .*; nothing to cancel`));
   });
 
-  test('Ctrl-C during run says how to follow or cancel the run that goes on; after cancel, status shows the stage cancelled', async () => {
+  test('Ctrl-C during run says how to follow or cancel the run that goes on; after cancel, status shows the stage cancelled', async (t) => {
     const site = stack.service.siteUrl as string;
     const dir = mkdtempSync(join(tmpdir(), 'webdata-cli-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const input = join(dir, 'slow.json');
     // The interact code outlasts the test: the run is in its interact stage until cancelled.
     writeFileSync(input, JSON.stringify({

@@ -3,7 +3,7 @@
 // scheduled run start on "b". The builds differ observably: `buildMarker` answers its build.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ const TASK_QUEUE = 'versioning';
 
 let env: TestWorkflowEnvironment;
 const workers: Array<{ worker: Worker; running: Promise<void> }> = [];
+const storeDirs: string[] = [];
 
 // One describe, so that its hooks stay with its tests when the folder runs in one process (together.ts).
 describe('versioning', () => {
@@ -36,12 +37,15 @@ describe('versioning', () => {
     for (const w of workers) w.worker.shutdown();
     await Promise.allSettled(workers.map((w) => w.running));
     await env?.teardown();
+    for (const dir of storeDirs) rmSync(dir, { recursive: true, force: true });
   });
 
   /** A worker of build `buildId` with its own workflows module; map answers one URL without a service. */
   async function startBuild(buildId: 'a' | 'b'): Promise<void> {
     const client = new WebDataClient({ apiKey: 'unused', baseUrl: 'http://127.0.0.1:9' });
-    const store = createStore(mkdtempSync(join(tmpdir(), `webdata-versioning-${buildId}-`)));
+    const dir = mkdtempSync(join(tmpdir(), `webdata-versioning-${buildId}-`));
+    storeDirs.push(dir);
+    const store = createStore(dir);
     const activities = {
       ...createActivities({ client, store }),
       async mapToStore(input: { runId: string; list?: string }): Promise<MapToStoreResult> {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Firecrawl from '@mendable/firecrawl-js';
 import { startLocalService, type LocalService } from '../src/app.js';
+import { searchIndexOf } from '../src/search/index.js';
 import { silentLogger } from '../src/http/logger.js';
 import { team } from './platform-helpers.js';
 
@@ -48,8 +49,13 @@ describe('Firecrawl JS SDK against the local service', () => {
     assert.deepEqual(periods.map((p) => [p.apiKey, p.totalCredits]), [['key-sdk', 2]]);
   });
 
-  test('search finds the demo site pages the service indexed at start', async () => {
+  test('search finds the demo site pages, indexed when the first search arrives', async () => {
+    const index = searchIndexOf(svc.context);
+    assert.equal(index.find(`${site}/`), undefined, 'the home page (never scraped here) is not indexed before a search asks');
+    assert.equal(index.indexing, false);
     const res = await firecrawl.search('about demo site', { limit: 3 });
+    assert.ok(index.find(`${site}/`), 'the first search indexed the demo site');
+    assert.equal(index.indexing, false, 'the search waited for the indexing');
     assert.ok((res.web ?? []).some((item) => 'url' in item && item.url === `${site}/about`));
   });
 

@@ -2,7 +2,7 @@
 // credits, scrape records, activity paging, config files, clean shutdown.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -355,6 +355,7 @@ describe('handler outcomes', () => {
 
 describe('config files', () => {
   const dir = mkdtempSync(join(tmpdir(), 'webdata-config-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
 
   test('a valid file gets team defaults', () => {
     const path = join(dir, 'ok.json');

@@ -118,6 +118,11 @@ export class SearchIndex implements PageIndex {
     this.deferred.push(start);
   }
 
+  /** Whether background indexing is under way (deferred indexing not counted until it starts). */
+  get indexing(): boolean {
+    return this.pending.size > 0;
+  }
+
   /** Tracks background indexing, so a search can wait for it. */
   track(work: Promise<unknown>): void {
     const tracked = work.catch(() => undefined).finally(() => this.pending.delete(tracked));
