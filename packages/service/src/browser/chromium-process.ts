@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS } from './chromium.js';
+import { outputTail } from '../core/output-tail.js';
 
 export interface ChromiumProcess {
   /** Browser-level DevTools WebSocket URL (ws://127.0.0.1:PORT/devtools/browser/ID). */
@@ -78,7 +79,7 @@ function waitForEndpoint(child: ChildProcess, timeoutMs: number): Promise<string
       if (match) done(undefined, match[1]);
       else if (buffered.length > 64_000) buffered = buffered.slice(-4_000);
     };
-    const onExit = (code: number | null) => done(new Error(`Chromium exited (${code}) before DevTools was ready: ${buffered.slice(-500)}`));
+    const onExit = (code: number | null) => done(new Error(`Chromium exited (${code}) before DevTools was ready: ${outputTail(buffered)}`));
     function done(err?: Error, endpoint?: string) {
       clearTimeout(timer);
       child.stderr?.off('data', onData);

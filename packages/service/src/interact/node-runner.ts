@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HttpError } from '../core/http-error.js';
+import { outputTail } from '../core/output-tail.js';
 import { killedResult, type ExecResult } from './exec-result.js';
 
 // Next to this module: node-runner-child.ts when running from sources, .js when compiled.
@@ -61,7 +62,7 @@ export class NodeRunner {
       };
       child.on('message', onMessage);
       child.once('exit', (code) => {
-        reject(new HttpError(502, `Node execution environment exited (${code}): ${stderr.trim().slice(-500)}`, { code: 'INTERACT_EXECUTION_FAILED' }));
+        reject(new HttpError(502, `Node execution environment exited (${code}): ${outputTail(stderr)}`, { code: 'INTERACT_EXECUTION_FAILED' }));
         if (this.child === child) this.child = undefined;
       });
     });
