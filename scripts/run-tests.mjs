@@ -3,10 +3,17 @@
 //   node scripts/run-tests.mjs [group...]   only folders named like the groups
 //   node scripts/run-tests.mjs --unit       the fast set (npm run test:unit; see test-files.mjs)
 // Without groups: every folder except the opt-in ones. Files run TEST_CONCURRENCY at a time:
-// each file is its own process with its own servers on free ports (a folder's `together.ts` runs
-// its files in one). Default 2: the machine this runs on has two cores or more, and a test waits
-// for events with generous deadlines, never for a machine to be fast.
-import { spawnSync } from 'node:child_process';
+// each file is its own `node --test` process with its own servers on free ports (a folder's
+// `together.ts` runs its files in one). Default 2: the machine this runs on has two cores or more,
+// and a test waits for events with generous deadlines, never for a machine to be fast.
+//
+// Files start longest first (test-files.mjs). They are started here, one `node --test` each,
+// because `node --test a b c` sorts the files by name before it starts them: the longest files
+// would start wherever their names fall, and a long one started late ends the run alone. A file's
+// output is printed whole when it ends, then one line with its time; the counts of every file
+// are summed at the end, in the runner's own `ℹ tests N` lines (.ci/run reads the last ones).
+import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
 import { longestFirst, selectTestFiles, testEnv } from './test-files.mjs';
 
 const args = process.argv.slice(2);
@@ -24,9 +31,49 @@ if (!/^[1-9]\d*$/.test(concurrency)) {
   console.error(`TEST_CONCURRENCY: must be a whole number of at least 1, got "${concurrency}"`);
   process.exit(2);
 }
-const result = spawnSync(
-  process.execPath,
-  ['--conditions=webdata-source', '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: testEnv() },
-);
-process.exit(result.status ?? 1);
+
+const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
+const totals = Object.fromEntries(COUNTS.map((k) => [k, 0]));
+const failed = [];
+const started = Date.now();
+const env = testEnv();
+
+/** Runs one file; resolves when its process has ended and its output is printed. */
+function runFile(file) {
+  const fileStarted = Date.now();
+  const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', '--test', '--test-reporter=spec', file], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const chunks = [];
+  child.stdout.on('data', (c) => chunks.push(c));
+  child.stderr.on('data', (c) => chunks.push(c));
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      const out = Buffer.concat(chunks).toString();
+      process.stdout.write(out.endsWith('\n') || out === '' ? out : `${out}\n`);
+      // The file's own summary: its last `ℹ <count> N` lines.
+      for (const k of COUNTS) {
+        const counts = [...out.matchAll(new RegExp(`^ℹ ${k} (\\d+)$`, 'gm'))];
+        totals[k] += Number(counts.at(-1)?.[1] ?? 0);
+      }
+      const ok = code === 0;
+      if (!ok) failed.push(file);
+      const seconds = ((Date.now() - fileStarted) / 1000).toFixed(1);
+      process.stdout.write(`── ${file}: ${ok ? 'passed' : `FAILED (${signal ?? `exit ${code}`})`} in ${seconds} s\n\n`);
+      resolve();
+    });
+  });
+}
+
+let next = 0;
+async function lane() {
+  while (next < files.length) await runFile(files[next++]);
+}
+await Promise.all(Array.from({ length: Math.min(Number(concurrency), files.length) }, lane));
+
+if (failed.length > 0) console.log(`✖ failed files:\n${failed.map((f) => `  ${f}`).join('\n')}`);
+console.log(`ℹ files ${files.length} (${failed.length} failed)`);
+for (const k of COUNTS) console.log(`ℹ ${k} ${totals[k]}`);
+console.log(`ℹ duration_ms ${Date.now() - started}`);
+process.exit(failed.length > 0 ? 1 : 0);
