@@ -123,8 +123,10 @@ describe('filesystem-locks', () => {
 
     it('renews the lease while an append is slow, so a waiting writer does not break it', async () => {
       const root = await newRoot();
-      const slow = new FilesystemStore({ root, staleLockMs: 200, lockTimeoutMs: 30_000 });
-      const waiter = new FilesystemStore({ root, staleLockMs: 200, lockTimeoutMs: 30_000 });
+      // A lease of 2 s renewed every 0.5 s: only an event-loop stall of 1.5 s could let it run out
+      // (a 200 ms lease ran out once under two busy test files and stress-ng on two cores).
+      const slow = new FilesystemStore({ root, staleLockMs: 2_000, lockTimeoutMs: 30_000 });
+      const waiter = new FilesystemStore({ root, staleLockMs: 2_000, lockTimeoutMs: 30_000 });
       await slow.appendDocuments('run', 'job', pages(0, 1));
       let entered!: () => void;
       const inside = new Promise<void>((resolve) => (entered = resolve));
@@ -141,7 +143,7 @@ describe('filesystem-locks', () => {
         const first = slow.appendDocuments('run', 'job', pages(1, 5));
         await inside;
         const second = waiter.appendDocuments('run', 'job', pages(3, 8));
-        await new Promise((resolve) => setTimeout(resolve, 1_000)); // five leases
+        await new Promise((resolve) => setTimeout(resolve, 5_000)); // two and a half leases
         release();
         assert.equal(await first, 4);
         assert.equal(await second, 3);
