@@ -14,7 +14,7 @@
 // are summed at the end, in the runner's own `ℹ tests N` lines (.ci/run reads the last ones).
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
-import { longestFirst, selectTestFiles, testEnv } from './test-files.mjs';
+import { longestFirst, selectTestFiles, summaryCount, testEnv, testFileArgs } from './test-files.mjs';
 
 const args = process.argv.slice(2);
 const unit = args.includes('--unit');
@@ -41,7 +41,7 @@ const env = testEnv();
 /** Runs one file; resolves when its process has ended and its output is printed. */
 function runFile(file) {
   const fileStarted = Date.now();
-  const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', '--test', '--test-reporter=spec', file], {
+  const child = spawn(process.execPath, testFileArgs(file), {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -52,11 +52,7 @@ function runFile(file) {
     child.on('close', (code, signal) => {
       const out = Buffer.concat(chunks).toString();
       process.stdout.write(out.endsWith('\n') || out === '' ? out : `${out}\n`);
-      // The file's own summary: its last `ℹ <count> N` lines.
-      for (const k of COUNTS) {
-        const counts = [...out.matchAll(new RegExp(`^ℹ ${k} (\\d+)$`, 'gm'))];
-        totals[k] += Number(counts.at(-1)?.[1] ?? 0);
-      }
+      for (const k of COUNTS) totals[k] += summaryCount(out, k);
       const ok = code === 0;
       if (!ok) failed.push(file);
       const seconds = ((Date.now() - fileStarted) / 1000).toFixed(1);

@@ -107,3 +107,14 @@ export function longestFirst(files) {
   const weight = (f) => known[f] ?? UNKNOWN_SECONDS;
   return [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
 }
+
+/** The command line (after `node`) that runs one test file as `npm test` does. */
+export function testFileArgs(file) {
+  return ['--conditions=webdata-source', '--import', 'tsx', '--test', '--test-reporter=spec', file];
+}
+
+/** A count from a test file's summary (its last `ℹ <name> N` line), 0 when it has none. */
+export function summaryCount(output, name) {
+  const lines = [...output.matchAll(new RegExp(`^ℹ ${name} (\\d+)$`, 'gm'))];
+  return Number(lines.at(-1)?.[1] ?? 0);
+}

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { selectTestFiles, testEnv } from './test-files.mjs';
+import { selectTestFiles, summaryCount, testEnv, testFileArgs } from './test-files.mjs';
 
 const args = process.argv.slice(2);
 const files = selectTestFiles(args.filter((a) => !a.startsWith('--')), { unit: args.includes('--unit') });
@@ -32,7 +32,7 @@ function childrenCpuSeconds() {
 for (const file of files) {
   const start = Date.now();
   const cpuBefore = childrenCpuSeconds();
-  const r = spawnSync(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', '--test', '--test-reporter=spec', file], {
+  const r = spawnSync(process.execPath, testFileArgs(file), {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
     env: testEnv(),
@@ -42,8 +42,7 @@ for (const file of files) {
   const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   writeFileSync(join(logDir, file.replaceAll('/', '__') + '.log'), out);
-  const count = (k) => Number(out.match(new RegExp(`^ℹ ${k} (\\d+)$`, 'm'))?.[1] ?? 0);
-  rows.push({ file, seconds, cpu, tests: count('tests'), fail: count('fail'), status: r.status });
+  rows.push({ file, seconds, cpu, tests: summaryCount(out, 'tests'), fail: summaryCount(out, 'fail'), status: r.status });
   process.stderr.write(`${seconds.toFixed(1).padStart(7)} s${cpuColumn(cpu)}  ${r.status === 0 ? 'ok  ' : 'FAIL'}  ${file}\n`);
 }
 rows.sort((a, b) => b.seconds - a.seconds);

@@ -13,6 +13,11 @@ import { WORKFLOW_METRICS_PATH } from './metrics.js';
 import { workflowBundlerOptions } from './bundler-options.js';
 import { WORKFLOWS_PATH } from './worker.js';
 
+/** The OpenTelemetry workflow interceptor module a bundle for a tracing worker carries. */
+export function tracingWorkflowInterceptorsPath(): string {
+  return createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+}
+
 /**
  * Writes the bundle of the package's workflows (with the metrics interceptor module, and the
  * OpenTelemetry one when `tracing`) to `outPath`; returns its size in bytes.
@@ -22,7 +27,7 @@ export async function writeWorkflowBundle(outPath: string, options: { tracing?: 
   const level = (process.env.TEMPORAL_LOG_LEVEL ?? 'INFO').toUpperCase();
   const logger = createWorkerLogger((['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'].includes(level) ? level : 'INFO') as 'INFO', 'text');
   const modules = [WORKFLOW_METRICS_PATH];
-  if (options.tracing) modules.push(createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'));
+  if (options.tracing) modules.push(tracingWorkflowInterceptorsPath());
   const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: modules, logger, ...workflowBundlerOptions() });
   mkdirSync(dirname(resolve(outPath)), { recursive: true });
   writeFileSync(resolve(outPath), code);

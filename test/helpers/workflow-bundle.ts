@@ -3,13 +3,13 @@
 // is its own process with workers of its own. Built from the TypeScript sources (workspace
 // packages through the `webdata-source` condition), as the tests run.
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOW_METRICS_PATH } from '../../src/worker/metrics.js';
 import { workflowBundlerOptions } from '../../src/worker/bundler-options.js';
+import { tracingWorkflowInterceptorsPath } from '../../src/worker/bundle.js';
 import { WORKFLOWS_PATH } from '../../src/worker/worker.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -69,6 +69,5 @@ export function pipelineWorkflowBundle(): Promise<string> {
  * OpenTelemetry workflow interceptors too, as `src/worker/bundle.ts` writes it for tracing.
  */
 export function tracedPipelineWorkflowBundle(): Promise<string> {
-  const tracing = createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
-  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH, tracing]);
+  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH, tracingWorkflowInterceptorsPath()]);
 }
