@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '**/node_modules/**', 'dist/**', '**/dist/**', 'coverage/**', '.data/**', '**/lib/**'] },
+  { ignores: ['node_modules/**', '**/node_modules/**', 'dist/**', '**/dist/**', 'coverage/**', '.data/**', '.test-build/**', '**/lib/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -14,7 +14,7 @@
 // are summed at the end, in the runner's own `ℹ tests N` lines (.ci/run reads the last ones).
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
-import { longestFirst, selectTestFiles, summaryCount, testEnv, testFileArgs } from './test-files.mjs';
+import { longestFirst, prepareTestFiles, selectTestFiles, summaryCount, testEnv, testFileArgs } from './test-files.mjs';
 
 const args = process.argv.slice(2);
 const unit = args.includes('--unit');
@@ -31,6 +31,8 @@ if (!/^[1-9]\d*$/.test(concurrency)) {
   console.error(`TEST_CONCURRENCY: must be a whole number of at least 1, got "${concurrency}"`);
   process.exit(2);
 }
+
+await prepareTestFiles();
 
 const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 const totals = Object.fromEntries(COUNTS.map((k) => [k, 0]));

@@ -4,6 +4,7 @@
 // skipping test server of test/unit-workflows is allowed.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { buildTestTree, builtTestFile } from './test-build.mjs';
 
 const roots = ['test', 'packages/service/test'];
 
@@ -108,9 +109,21 @@ export function longestFirst(files) {
   return [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
 }
 
+/**
+ * Whether test files run from their TypeScript sources through tsx (WEBDATA_TEST_TSX=1), not
+ * from .test-build/ (test-build.mjs): for a tree whose packages are not built, or to compare.
+ */
+const fromSources = process.env.WEBDATA_TEST_TSX === '1';
+
+/** Makes the files ready to run: .test-build/ from the tracked files and the built packages. */
+export async function prepareTestFiles() {
+  if (!fromSources) await buildTestTree();
+}
+
 /** The command line (after `node`) that runs one test file as `npm test` does. */
 export function testFileArgs(file) {
-  return ['--conditions=webdata-source', '--import', 'tsx', '--test', '--test-reporter=spec', file];
+  if (fromSources) return ['--conditions=webdata-source', '--import', 'tsx', '--test', '--test-reporter=spec', file];
+  return ['--test', '--test-reporter=spec', builtTestFile(file)];
 }
 
 /** A count from a test file's summary (its last `ℹ <name> N` line), 0 when it has none. */

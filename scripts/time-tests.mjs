@@ -7,12 +7,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { selectTestFiles, summaryCount, testEnv, testFileArgs } from './test-files.mjs';
+import { prepareTestFiles, selectTestFiles, summaryCount, testEnv, testFileArgs } from './test-files.mjs';
 
 const args = process.argv.slice(2);
 const files = selectTestFiles(args.filter((a) => !a.startsWith('--')), { unit: args.includes('--unit') });
 const logDir = process.env.TIME_TESTS_LOG_DIR ?? '/tmp/time-tests-logs';
 mkdirSync(logDir, { recursive: true });
+await prepareTestFiles();
 const rows = [];
 const t0 = Date.now();
 

@@ -10,10 +10,11 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOW_METRICS_PATH } from '../../src/worker/metrics.js';
 import { workflowBundlerOptions } from '../../src/worker/bundler-options.js';
 import { tracingWorkflowInterceptorsPath } from '../../src/worker/bundle.js';
-import { WORKFLOWS_PATH } from '../../src/worker/worker.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/webdata-test-bundles');
+/** The workflows' TypeScript entry, also when this file runs compiled (.test-build/, where src/ has both). */
+const WORKFLOWS_SOURCE = join(ROOT, 'src/workflows/index.ts');
 
 /** Sources a bundle is made of: the workflows, what they import from src/, the contract; this file (its bundler options). */
 const INPUTS = ['src', 'packages/contract/src', 'package-lock.json', 'test/helpers/workflow-bundle.ts'].map((p) => join(ROOT, p));
@@ -43,7 +44,7 @@ async function build(interceptorModules: string[]): Promise<string> {
   const cached = join(CACHE, `workflows-${hash.digest('hex').slice(0, 16)}.js`);
   if (existsSync(cached)) return cached;
   const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
+    workflowsPath: WORKFLOWS_SOURCE,
     workflowInterceptorModules: interceptorModules,
     ...workflowBundlerOptions((config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['webdata-source', '...'] } })),
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message, meta) => console.error(message, meta ?? ''), log() {} },

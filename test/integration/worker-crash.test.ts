@@ -14,6 +14,7 @@ import { startPipeline } from '../../src/client/pipeline.js';
 import { FilesystemStore } from '../../packages/storage/src/index.js';
 import { startLocalService, type LocalService } from '../../packages/service/src/index.js';
 import { startTestTemporal } from '../helpers/temporal.js';
+import { nodeScriptArgs } from '../helpers/node-script.js';
 import { pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
 
 const API_KEY = 'local-dev-key';
@@ -45,7 +46,7 @@ after(async () => {
 });
 
 function spawnWorker(taskQueue: string): ChildProcess {
-  const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', 'src/worker.ts'], {
+  const child = spawn(process.execPath, nodeScriptArgs('src/worker.ts'), {
     env: {
       ...process.env,
       TEMPORAL_ADDRESS: env.address,

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import { pipelineWorkflowBundle, tracedPipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
+import { nodeScriptArgs } from '../helpers/node-script.js';
 
 const WORKER = fileURLToPath(new URL('../../src/worker.ts', import.meta.url));
 
@@ -15,7 +16,7 @@ export interface WorkerProcess {
 }
 
 export async function startWorkerProcess(stack: DevStack, taskQueue: string, env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', WORKER], {
+  const child = spawn(process.execPath, nodeScriptArgs(WORKER), {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

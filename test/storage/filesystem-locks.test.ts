@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { FilesystemStore, StoreError, type StoredDocument } from '../../packages/storage/src/index.js';
 import { makeDocument, range, WORKER } from './fixtures/documents.js';
+import { nodeScriptArgs } from '../helpers/node-script.js';
 
 const roots: string[] = [];
 async function newRoot(): Promise<string> {
@@ -212,7 +213,7 @@ describe('filesystem-locks', () => {
 
     it('lets a waiting writer in as soon as the holding process is killed with SIGKILL mid-append', async () => {
       const root = await newRoot();
-      const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', WORKER, JSON.stringify({ spec: root, runId: 'run', jobId: 'job', from: 0, to: 100, batch: 100, size: 20_000, pauseMidWrite: true })], {
+      const child = spawn(process.execPath, [...nodeScriptArgs(WORKER), JSON.stringify({ spec: root, runId: 'run', jobId: 'job', from: 0, to: 100, batch: 100, size: 20_000, pauseMidWrite: true })], {
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       });
       children.push(child);

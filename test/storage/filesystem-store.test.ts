@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createStore, FilesystemStore, PostgresStore, type StoredDocument } from '../../packages/storage/src/index.js';
 import { makeDocument, range, urlOf, WORKER } from './fixtures/documents.js';
+import { nodeScriptArgs } from '../helpers/node-script.js';
 import { runStoreContract } from './store-contract.js';
 
 const roots: string[] = [];
@@ -135,7 +136,7 @@ describe('filesystem-store', () => {
         const jobId = `job-${round}`;
         jobs.push(jobId);
         // A job of its own per round: there is always more to write when the kill comes.
-        const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', WORKER, JSON.stringify({ spec: root, runId: 'run', jobId, from: 0, to: total, batch: 100, size, loop: true, pauseMidWrite: true })], {
+        const child = spawn(process.execPath, [...nodeScriptArgs(WORKER), JSON.stringify({ spec: root, runId: 'run', jobId, from: 0, to: total, batch: 100, size, loop: true, pauseMidWrite: true })], {
           stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
         });
         const exit = new Promise<void>((resolve) => child.on('exit', () => resolve()));

@@ -8,7 +8,9 @@ import { HttpError } from '../core/http-error.js';
 import { killedResult, type ExecResult } from './exec-result.js';
 import { runProcess } from './subprocess-run.js';
 
-const RUNNER = fileURLToPath(new URL('./python_runner.py', import.meta.url));
+// tsc copies no .py file into lib/: the runner is read from src/, which the package ships, at
+// the same depth from lib/interact/ as from src/interact/.
+const RUNNER = fileURLToPath(new URL('../../src/interact/python_runner.py', import.meta.url));
 
 export async function runPython(code: string, cdpEndpoint: string, targetId: string, timeoutSec: number): Promise<ExecResult> {
   const dir = await mkdtemp(join(tmpdir(), 'webdata-py-'));
