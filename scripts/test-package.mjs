@@ -7,6 +7,7 @@
 //      and module nodenext type-checks against the published .d.ts;
 //   3. a consumer's own Worker, built with webDataPlugin, runs one pipeline to `completed`
 //      against webdata-service started from its installed bin;
+//      and runs interact code in node and python there;
 //   4. examples/backend, copied out and installed from the tarballs, starts a run over HTTP and
 //      answers its progress until completed, with its own worker built with webDataPlugin;
 //   5. no tarball holds tests, benchmarks or build info.
@@ -313,6 +314,22 @@ await api.close(); await store.close(); await connection.close();
   const pipelineOut = run('node', ['worker.mjs', `127.0.0.1:${port}`, svc[1], svc[2], svc[3]], { cwd: app, timeout: 300_000 });
   const last = JSON.parse(pipelineOut.trim().split('\n').pop());
   check(last.status === 'completed' && last.documents > 0, `a consumer Worker built with webDataPlugin runs a pipeline to completed against the installed webdata-service (${JSON.stringify(last)})`);
+
+  // ---- 3b. interact code in node and python on the installed service: the runners it spawns
+  // (a compiled child module, a Python file tsc does not copy) ship and are found -------------
+  const call = async (method, path, body) => {
+    const res = await fetch(svc[1] + path, { method, headers: { authorization: `Bearer ${svc[3]}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    return { status: res.status, body: await res.json().catch(() => ({})) };
+  };
+  const scraped = await call('POST', '/v2/scrape', { url: `${svc[2]}/`, formats: ['markdown'] });
+  const scrapeId = scraped.body?.data?.metadata?.scrapeId;
+  check(typeof scrapeId === 'string', `the installed webdata-service scrapes its demo site (${scraped.status})`);
+  for (const [language, code] of [['node', 'await page.title()'], ['python', 'page.title()']]) {
+    const r = await call('POST', `/v2/scrape/${scrapeId}/interact`, { language, code, timeout: 60 });
+    check(r.status === 200 && r.body.success === true && typeof r.body.result === 'string' && r.body.result.length > 0,
+      `the installed webdata-service runs interact ${language} code (${r.status}, result ${JSON.stringify(r.body.result)}${r.body.error ? `, error ${String(r.body.error).slice(0, 300)}` : ''})`);
+  }
+  await call('DELETE', `/v2/scrape/${scrapeId}/interact`);
 
   // ---- 4. examples/backend, installed from the tarballs, against the same Temporal and service ---
   await exampleBackend({ temporalAddress: `127.0.0.1:${port}`, serviceUrl: svc[1], siteUrl: svc[2], apiKey: svc[3] }, tgz);
