@@ -80,20 +80,29 @@ export async function runPipeline(
   })();
 
   let onSigint: (() => void) | undefined;
+  // Ctrl-C also ends the result's long poll: the server holds it up to 20 s, and the process
+  // cannot exit while a call is open on its connection.
+  const following = new AbortController();
   const interrupted = new Promise<'interrupted'>((resolve) => {
     if (!options.interruptible) return;
-    onSigint = () => resolve('interrupted');
+    onSigint = () => {
+      resolve('interrupted');
+      following.abort();
+    };
     process.once('SIGINT', onSigint);
   });
   let result: PipelineResult | 'interrupted';
   try {
-    result = await Promise.race([handle.result(), interrupted]);
+    result = await Promise.race([client.withAbortSignal(following.signal, () => handle.result()), interrupted]);
   } catch (err) {
-    if (err instanceof WorkflowFailedError) {
+    if (following.signal.aborted) {
+      result = 'interrupted';
+    } else if (err instanceof WorkflowFailedError) {
       const how = err.cause instanceof CancelledFailure ? 'was cancelled' : `failed: ${oneLine(err.cause?.message ?? err.message)}`;
       throw new CliError(`run ${id} ${how} (\`webdata status ${id}\` shows each stage)`, 1, { cause: err });
+    } else {
+      throw err;
     }
-    throw err;
   } finally {
     done = true;
     wake();
