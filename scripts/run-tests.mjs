@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the test files under test/ and service/test/ with Node's test runner (TypeScript via tsx).
+// Runs the test files under test/ and service/test/ with Node's test runner, compiled (test-build.mjs).
 //   node scripts/run-tests.mjs [group...]   only folders named like the groups
 //   node scripts/run-tests.mjs --unit       the fast set (npm run test:unit; see test-files.mjs)
 // Without groups: every folder except the opt-in ones. Files run TEST_CONCURRENCY at a time:

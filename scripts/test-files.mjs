@@ -2,6 +2,7 @@
 // path; without groups, every folder except the opt-in ones. `unit` files are those of the fast
 // groups that start no server of their own (no Temporal dev server, no PostgreSQL): the time-
 // skipping test server of test/unit-workflows is allowed.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { buildTestTree, builtTestFile } from './test-build.mjs';
@@ -115,9 +116,15 @@ export function longestFirst(files) {
  */
 const fromSources = process.env.WEBDATA_TEST_TSX === '1';
 
-/** Makes the files ready to run: .test-build/ from the tracked files and the built packages. */
+/**
+ * Makes the files ready to run: the packages built (`tsc -b`, a second or two when they are up
+ * to date), so a test never runs an older lib/ than the sources, then .test-build/.
+ */
 export async function prepareTestFiles() {
-  if (!fromSources) await buildTestTree();
+  if (fromSources) return;
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit' });
+  if (tsc.status !== 0) throw new Error(`tsc -b tsconfig.build.json failed (exit ${tsc.status ?? tsc.signal}): the packages must build before their tests run`);
+  await buildTestTree();
 }
 
 /** The command line (after `node`) that runs one test file as `npm test` does. */
