@@ -3,11 +3,12 @@
 // lock copied with its folder) each end with the lock released and every page stored once.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, open, readdir, rm, utimes, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdtemp, open, readdir, rm, stat, utimes, writeFile, type FileHandle } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { FilesystemStore, StoreError, type StoredDocument } from '../../packages/storage/src/index.js';
+import { HOST, heldHere, isStale } from '../../packages/storage/src/fs/lock-holder.js';
 import { makeDocument, range, WORKER } from './fixtures/documents.js';
 import { nodeScriptArgs } from '../helpers/node-script.js';
 
@@ -122,10 +123,25 @@ describe('filesystem-locks', () => {
       assert.deepEqual(await lockFiles(join(root, 'run')), []);
     });
 
+    it('never judges a lock this process holds stale, whatever its age (a stall can delay its renewal)', async () => {
+      const root = await newRoot();
+      const path = join(root, 'held.lock');
+      const holder = { pid: process.pid, host: HOST, token: 'held-here' };
+      await writeFile(path, JSON.stringify(holder));
+      const found = { holder, ageMs: 60_000 };
+      assert.equal(await isStale(path, found, 2_000), true, 'a token nobody here holds, past its lease');
+      heldHere.add(holder.token);
+      try {
+        assert.equal(await isStale(path, found, 2_000), false);
+      } finally {
+        heldHere.delete(holder.token);
+      }
+    });
+
     it('renews the lease while an append is slow, so a waiting writer does not break it', async () => {
       const root = await newRoot();
-      // A lease of 2 s renewed every 0.5 s: only an event-loop stall of 1.5 s could let it run out
-      // (a 200 ms lease ran out once under two busy test files and stress-ng on two cores).
+      // A lease of 2 s renewed every 0.5 s, held for 5 s: the lock file's time moves on while
+      // it is held (a writer of this process would not break it anyway: see the test above).
       const slow = new FilesystemStore({ root, staleLockMs: 2_000, lockTimeoutMs: 30_000 });
       const waiter = new FilesystemStore({ root, staleLockMs: 2_000, lockTimeoutMs: 30_000 });
       await slow.appendDocuments('run', 'job', pages(0, 1));
@@ -143,8 +159,11 @@ describe('filesystem-locks', () => {
       try {
         const first = slow.appendDocuments('run', 'job', pages(1, 5));
         await inside;
+        const lock = join(root, 'run', 'documents.lock');
+        const takenAt = (await stat(lock)).mtimeMs;
         const second = waiter.appendDocuments('run', 'job', pages(3, 8));
         await new Promise((resolve) => setTimeout(resolve, 5_000)); // two and a half leases
+        assert.ok((await stat(lock)).mtimeMs > takenAt, 'the lease was not renewed while the append was held');
         release();
         assert.equal(await first, 4);
         assert.equal(await second, 3);

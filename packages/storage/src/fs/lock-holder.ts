@@ -64,15 +64,19 @@ export async function readLock(path: string): Promise<FoundLock | null> {
 /**
  * Whether the lock is abandoned: past its lease (a live holder renews it), its process gone
  * (same host), or naming this very process with a token it does not hold (a lock file
- * copied or restored with its folder, or left by an earlier life of a reused pid).
+ * copied or restored with its folder, or left by an earlier life of a reused pid). Never one
+ * that this process holds.
  */
 export async function isStale(path: string, { holder, ageMs }: FoundLock, leaseMs: number): Promise<boolean> {
   // An empty file is a holder between create and write, or one killed right there.
   if (holder === null) return ageMs > Math.min(leaseMs, 5_000);
+  const ours = holder.host === HOST && holder.pid === process.pid;
+  // A lock a writer of this process holds is alive whatever its age: its renewal runs in this
+  // event loop, and after a stall a waiter here may look before the late renewal has run.
+  if (ours && heldHere.has(holder.token)) return false;
   if (ageMs > leaseMs) return true;
   if (holder.host !== HOST) return false;
-  if (holder.pid === process.pid) {
-    if (heldHere.has(holder.token)) return false;
+  if (ours) {
     // A holder here forgets its token only once its file is gone, so the token read before may
     // be a release in progress: only the same token read again now is a lock nobody here holds.
     return (await readLock(path))?.holder?.token === holder.token;
