@@ -14,11 +14,34 @@
 // Needs the packages built (`npm run build`). A test file runs from the sources with
 // `node --conditions=webdata-source --import tsx --test <file>`, as before.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 
-export const TEST_BUILD = '.test-build';
+/**
+ * One tree per running runner (`.test-build/<pid>/`), removed when it exits: two runs in one
+ * clone (`npm run test:unit` beside a group) never rebuild each other's files.
+ */
+const TEST_BUILDS = '.test-build';
+export const TEST_BUILD = join(TEST_BUILDS, String(process.pid));
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+/** Removes the trees of runners that are gone (killed before they could remove theirs). */
+function pruneTrees(root) {
+  const dir = join(root, TEST_BUILDS);
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    if (!/^\d+$/.test(name) || !alive(Number(name))) rmSync(join(dir, name), { recursive: true, force: true });
+  }
+}
 
 /** Folders compiled by `tsc -b` (tsconfig.build.json), and where each puts its output. */
 const COMPILED = [
@@ -36,8 +59,10 @@ function link(target, path) {
 
 /** Builds .test-build/ from the tracked files of the clone at `root` (the current folder). */
 export async function buildTestTree(root = '.') {
+  pruneTrees(root);
   const out = join(root, TEST_BUILD);
   rmSync(out, { recursive: true, force: true });
+  process.once('exit', () => rmSync(out, { recursive: true, force: true }));
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
     .split('\n')
     .filter((f) => f !== '' && existsSync(join(root, f)));

@@ -4,7 +4,7 @@
 // packages through the `webdata-source` condition), as the tests run.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOW_METRICS_PATH } from '../../src/worker/metrics.js';
@@ -39,7 +39,8 @@ export function cachedWorkflowBundle(interceptorModules: string[] = []): Promise
 
 async function build(interceptorModules: string[]): Promise<string> {
   const hash = createHash('sha256');
-  for (const file of INPUTS.flatMap(filesUnder)) hash.update(file).update(readFileSync(file));
+  // Paths from the root: the same sources hash the same from the clone and from .test-build/<pid>/.
+  for (const file of INPUTS.flatMap(filesUnder)) hash.update(relative(ROOT, file)).update(readFileSync(file));
   for (const m of interceptorModules) hash.update(`interceptor:${m}`);
   const cached = join(CACHE, `workflows-${hash.digest('hex').slice(0, 16)}.js`);
   if (existsSync(cached)) return cached;
