@@ -1,9 +1,9 @@
-// The repository as the test files see it, runnable by plain Node: `.test-build/`.
+// The repository as the test files see it, runnable by plain Node: `.test-build/<pid>/`.
 //
 // Run with tsx, every test process (and there is one per test file) spends about 2 s of CPU in
 // the TypeScript loader: its hooks thread, and a look-up or transform for each of the ~500
 // modules a full-stack file loads. Plain Node over JavaScript spends none of it. So, before a run:
-// - every tracked file is linked into .test-build/ at its own path (fixtures, scripts, sources);
+// - every tracked file is linked into the tree at its own path (fixtures, scripts, sources);
 // - a TypeScript file of a source folder that `tsc -b` compiles (src/, packages/*/src/) gets
 //   a `.js` twin linked to its compiled output (lib/), the module a package import loads too;
 // - every other TypeScript file (tests, their helpers, bench/) is transformed by esbuild into a
@@ -11,11 +11,11 @@
 // Node identifies a module by its real path, so a test's `../../src/x.js` and another module's
 // `webdata-contract` load the one copy in lib/. Paths built from import.meta.url (a fixture, a
 // script, `src/worker.ts` for a spawned worker) find the same files as in the clone.
-// Needs the packages built (`npm run build`). A test file runs from the sources with
-// `node --conditions=webdata-source --import tsx --test <file>`, as before.
+// Needs the packages built (run-tests.mjs builds them first). A test file still runs from its
+// sources with `node --conditions=webdata-source --import tsx --test <file>`.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 /**
@@ -57,7 +57,7 @@ function link(target, path) {
   symlinkSync(relative(dirname(path), target), path);
 }
 
-/** Builds .test-build/ from the tracked files of the clone at `root` (the current folder). */
+/** Builds this runner's tree from the tracked files of the clone at `root` (the current folder). */
 export async function buildTestTree(root = '.') {
   pruneTrees(root);
   const out = join(root, TEST_BUILD);
@@ -86,7 +86,7 @@ export async function buildTestTree(root = '.') {
   }
   // One esbuild call for all of them; `bundle: false` keeps every import as written.
   await build({
-    absWorkingDir: join(process.cwd(), root),
+    absWorkingDir: resolve(root),
     entryPoints: transform,
     outdir: TEST_BUILD,
     outbase: '.',
@@ -102,7 +102,7 @@ export async function buildTestTree(root = '.') {
   return { files: files.length, transformed: transform.length };
 }
 
-/** The file in .test-build/ that runs `file` (a test file's path in the clone). */
+/** The file in this runner's tree that runs `file` (a test file's path in the clone). */
 export function builtTestFile(file) {
   return join(TEST_BUILD, file.replace(/\.ts$/, '.js'));
 }
