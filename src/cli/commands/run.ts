@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CancelledFailure, WorkflowFailedError, type Client } from '@temporalio/client';
-import { getProgress, startPipeline } from '../../client/pipeline.js';
+import { getProgress, startPipeline, type PipelineHandle } from '../../client/pipeline.js';
 import { PipelineInputError } from '../../workflows/input.js';
 import type { PipelineResult } from '../../workflows/state.js';
 import { connectClient } from '../connect.js';
@@ -65,13 +65,32 @@ export async function runPipeline(
     if (options.json) console.log(JSON.stringify({ workflowId: id, ...(link ? { uiUrl: link } : {}) }));
     return 0;
   }
-  const printer = options.json ? undefined : new ProgressPrinter();
+  const result = await follow(client, handle, { printer: options.json ? undefined : new ProgressPrinter(), interruptible: options.interruptible });
+  if (result === 'interrupted') {
+    console.error(`webdata run: stopped following ${id}; the run goes on. Follow it: webdata status ${id} · cancel it: webdata cancel ${id}`);
+    return EXIT_INTERRUPTED;
+  }
+  if (options.json) console.log(JSON.stringify({ workflowId: id, ...(link ? { uiUrl: link } : {}), ...result }));
+  else console.log(formatSummary(result, { workflowId: id, uiUrl: options.uiUrl, namespace: options.namespace }));
+  return result.status === 'failed' ? 1 : 0;
+}
+
+/**
+ * Prints the run's progress every 500 ms until it ends, and returns its result; with
+ * `interruptible`, Ctrl-C stops following and returns 'interrupted' (the run goes on).
+ */
+async function follow(
+  client: Client,
+  handle: PipelineHandle,
+  options: { printer?: ProgressPrinter; interruptible?: boolean },
+): Promise<PipelineResult | 'interrupted'> {
+  const id = handle.workflowId;
   let done = false;
   let wake: () => void = () => {};
   const poll = (async () => {
     while (!done) {
       try {
-        printer?.update(await getProgress(client, id));
+        options.printer?.update(await getProgress(client, id));
       } catch {
         // The first query can race the first workflow task; the next tick retries.
       }
@@ -91,29 +110,19 @@ export async function runPipeline(
     };
     process.once('SIGINT', onSigint);
   });
-  let result: PipelineResult | 'interrupted';
   try {
-    result = await Promise.race([client.withAbortSignal(following.signal, () => handle.result()), interrupted]);
+    return await Promise.race([client.withAbortSignal(following.signal, () => handle.result()), interrupted]);
   } catch (err) {
-    if (following.signal.aborted) {
-      result = 'interrupted';
-    } else if (err instanceof WorkflowFailedError) {
+    if (following.signal.aborted) return 'interrupted';
+    if (err instanceof WorkflowFailedError) {
       const how = err.cause instanceof CancelledFailure ? 'was cancelled' : `failed: ${oneLine(err.cause?.message ?? err.message)}`;
       throw new CliError(`run ${id} ${how} (\`webdata status ${id}\` shows each stage)`, 1, { cause: err });
-    } else {
-      throw err;
     }
+    throw err;
   } finally {
     done = true;
     wake();
     if (onSigint) process.removeListener('SIGINT', onSigint);
     await poll;
   }
-  if (result === 'interrupted') {
-    console.error(`webdata run: stopped following ${id}; the run goes on. Follow it: webdata status ${id} · cancel it: webdata cancel ${id}`);
-    return EXIT_INTERRUPTED;
-  }
-  if (options.json) console.log(JSON.stringify({ workflowId: id, ...(link ? { uiUrl: link } : {}), ...result }));
-  else console.log(formatSummary(result, { workflowId: id, uiUrl: options.uiUrl, namespace: options.namespace }));
-  return result.status === 'failed' ? 1 : 0;
 }
