@@ -14,7 +14,7 @@
 // Needs the packages built (run-tests.mjs builds them first). A test file still runs from its
 // sources with `node --conditions=webdata-source --import tsx --test <file>`.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -43,11 +43,14 @@ function pruneTrees(root) {
   }
 }
 
-/** Folders compiled by `tsc -b` (tsconfig.build.json), and where each puts its output. */
-const COMPILED = [
-  { src: 'src/', lib: 'lib/' },
-  ...['contract', 'client', 'storage', 'service'].map((p) => ({ src: `packages/${p}/src/`, lib: `packages/${p}/lib/` })),
-];
+/** Folders compiled by `tsc -b`, and where each puts its output: from tsconfig.build.json's projects. */
+function compiledFolders(root) {
+  const read = (path) => JSON.parse(readFileSync(join(root, path), 'utf8'));
+  return read('tsconfig.build.json').references.map(({ path }) => {
+    const { rootDir, outDir } = read(join(path, 'tsconfig.json')).compilerOptions;
+    return { src: `${join(path, rootDir)}/`, lib: `${join(path, outDir)}/` };
+  });
+}
 
 /** Ignored folders that tests read or write relative to the repository root. */
 const LINKED_DIRS = ['node_modules', '.data'];
@@ -66,11 +69,12 @@ export async function buildTestTree(root = '.') {
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
     .split('\n')
     .filter((f) => f !== '' && existsSync(join(root, f)));
+  const compiledDirs = compiledFolders(root);
   const transform = [];
   for (const file of files) {
     link(join(root, file), join(out, file));
     if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
-    const compiled = COMPILED.find((c) => file.startsWith(c.src));
+    const compiled = compiledDirs.find((c) => file.startsWith(c.src));
     const js = file.replace(/\.ts$/, '.js');
     if (compiled) {
       const target = join(root, compiled.lib, js.slice(compiled.src.length));
