@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPipeline, type PipelineHandle } from '../src/client/pipeline.js';
+import { fairnessDevServerArgs } from '../src/devserver/index.js';
 import type { PipelineInput } from '../src/workflows/input.js';
 import { DEFAULT_OVERCOMMIT, MAX_OVERCOMMIT } from '../src/workflows/team-governor-rules.js';
 import { diff, startCountingService } from './lib/counting-service.js';
@@ -118,7 +119,8 @@ export async function tenantsBench(sizes: Sizes, log: (line: string) => void, cl
   const sitePages = Math.ceil(sizes.bigPages * 1.1) + 20;
   const svc = await startCountingService({ pages: sitePages, concurrency: sizes.concurrency });
   closers.add('service', () => svc.close());
-  const temporal = await startBenchTemporal({ webhookSecret: svc.webhookSecret, log });
+  // Task-queue fairness on (fairnessKey = tenant), as docs/tenants.md asks of a cluster that runs many tenants.
+  const temporal = await startBenchTemporal({ webhookSecret: svc.webhookSecret, extraArgs: fairnessDevServerArgs(), log });
   closers.add('temporal', () => temporal.close());
   const dir = mkdtempSync(join(tmpdir(), 'webdata-bench-tenants-'));
   closers.add('store folder', () => rmSync(dir, { recursive: true, force: true }));

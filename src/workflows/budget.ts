@@ -27,9 +27,19 @@ async function runCreditsLeft(pipeline: PipelineRuntime): Promise<number> {
 
 /** True when at least `need` credits are (or become, within the wait) available. */
 export async function awaitCredits(pipeline: PipelineRuntime, need: number): Promise<boolean> {
-  if ((await creditsLeft(pipeline)) >= need) return true;
+  return (await creditsAvailable(pipeline, need)) !== null;
+}
+
+/**
+ * The credits left, read once at least `need` are (or become, within the wait) available; null
+ * when they do not. A caller that sizes a job by what is left uses this read rather than a second
+ * one: with a tenant every read is a round trip to the tenant's ledger workflow.
+ */
+export async function creditsAvailable(pipeline: PipelineRuntime, need: number): Promise<number | null> {
+  const left = await creditsLeft(pipeline);
+  if (left >= need) return left;
   const waitMs = pipeline.state.config.budget?.waitForRaiseMs ?? 0;
-  if (waitMs <= 0) return false;
+  if (waitMs <= 0) return null;
   pipeline.status = 'running';
   pipeline.publish();
   let wakesBefore = pipeline.budgetWakes;
@@ -42,12 +52,13 @@ export async function awaitCredits(pipeline: PipelineRuntime, need: number): Pro
   while (deadlineLeft > 0) {
     const started = Date.now();
     const raised = await condition(() => pipeline.budgetWakes !== wakesBefore, Math.min(deadlineLeft, recheckMs ?? deadlineLeft));
-    if (!raised && recheckMs === undefined) return false;
+    if (!raised && recheckMs === undefined) return null;
     // Wait for the next raise after this one: an insufficient raise must not spin (before the
     // patch, a run without a tenant re-read its credits in a loop until the wait's deadline).
     if (recheckMs !== undefined || patched(RAISE_WAITS_FOR_NEXT)) wakesBefore = pipeline.budgetWakes;
-    if ((await creditsLeft(pipeline)) >= need) return true;
+    const now = await creditsLeft(pipeline);
+    if (now >= need) return now;
     deadlineLeft -= Date.now() - started;
   }
-  return false;
+  return null;
 }

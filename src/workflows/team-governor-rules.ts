@@ -49,6 +49,8 @@ export interface GovernorState {
   pausedUntil: number;
   /** Leases reclaimed at expiry, for the query (and tests). */
   expired: number;
+  /** Keeps headroom() for arriving tenants; false on governors replaying a history from before it. */
+  newcomerHeadroom?: boolean;
 }
 
 export interface AcquireRequest {
@@ -70,6 +72,8 @@ export interface GovernorStatus {
   concurrency: number;
   /** What the shares may add up to: concurrency × overcommit. */
   capacity: number;
+  /** Of the capacity, what one tenant may not hold (kept for a tenant that arrives). */
+  headroom: number;
   inUse: number;
   pausedUntil: number;
   expired: number;
@@ -77,7 +81,7 @@ export interface GovernorStatus {
 }
 
 export function newGovernor(team: string, concurrency: number): GovernorState {
-  return { team, concurrency: Math.max(1, concurrency), leases: {}, waiting: {}, arrivals: {}, pausedUntil: 0, expired: 0 };
+  return { team, concurrency: Math.max(1, concurrency), leases: {}, waiting: {}, arrivals: {}, pausedUntil: 0, expired: 0, newcomerHeadroom: true };
 }
 
 function held(state: GovernorState, tenant: string): number {
@@ -91,6 +95,22 @@ function held(state: GovernorState, tenant: string): number {
  */
 export function capacity(state: GovernorState): number {
   return Math.max(state.concurrency, Math.floor(state.concurrency * (state.overcommit ?? 1)));
+}
+
+/**
+ * Slots that no one tenant may fill when the capacity is over-committed: a tenant arriving while
+ * another holds everything starts at once instead of waiting for one of its jobs to end (jobs
+ * cannot shrink). Never more than the over-commit, so a tenant alone still holds at least the
+ * team's concurrency and keeps the service busy; 0 without over-commit.
+ */
+export function headroom(state: GovernorState): number {
+  if (!state.newcomerHeadroom) return 0;
+  return Math.min(capacity(state) - state.concurrency, Math.ceil(state.concurrency / 4));
+}
+
+/** The most one tenant may hold. */
+function tenantCap(state: GovernorState): number {
+  return capacity(state) - headroom(state);
 }
 
 export function inUse(state: GovernorState): number {
@@ -111,7 +131,7 @@ export function fairShares(state: GovernorState): Map<string, number> {
   const tenants = activeTenants(state);
   const base = Math.floor(capacity(state) / Math.max(1, tenants.length));
   const extra = capacity(state) % Math.max(1, tenants.length);
-  return new Map(tenants.map((t, i) => [t, base + (i < extra ? 1 : 0)]));
+  return new Map(tenants.map((t, i) => [t, Math.min(tenantCap(state), base + (i < extra ? 1 : 0))]));
 }
 
 /** Drops expired leases and waiters that stopped asking; forgets tenants with neither. */
@@ -164,7 +184,7 @@ export function grantAll(state: GovernorState, now: number): string[] {
     const others = new Set(Object.values(state.waiting).filter((x) => x.tenant !== w.tenant).map((x) => x.tenant));
     const owedOthers = [...others].reduce((n, t) => n + owed(t), 0);
     // No job above the team's concurrency: the service would not run more of its pages at once.
-    const share = Math.min(w.want, state.concurrency, free, Math.max(owed(w.tenant), free - owedOthers));
+    const share = Math.min(w.want, state.concurrency, free, tenantCap(state) - held(state, w.tenant), Math.max(owed(w.tenant), free - owedOthers));
     if (share < 1) continue;
     state.leases[key] = { tenant: w.tenant, share, expiresAt: now + w.ttlMs, ttlMs: w.ttlMs };
     delete state.waiting[key];
@@ -221,6 +241,7 @@ export function status(state: GovernorState): GovernorStatus {
     team: state.team,
     concurrency: state.concurrency,
     capacity: capacity(state),
+    headroom: headroom(state),
     inUse: inUse(state),
     pausedUntil: state.pausedUntil,
     expired: state.expired,

@@ -2,9 +2,12 @@
 // by every worker of a fleet. Jobs ask for a share of the team's concurrency (an update that joins
 // the line and answers at once; the job then polls a query), renew it while they run and give it back when they end; a lease
 // its holder stops renewing expires; a 429 pauses every grant. Rules: team-governor-rules.ts.
-import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { acquireShareUpdate, governorStatusQuery, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate, shareQuery } from './team-governor-messages.js';
 import { answer, grantAll, MAX_OVERCOMMIT, newGovernor, nextWake, pause, release, renew, request, status, type GovernorState } from './team-governor-rules.js';
+
+/** Governors whose history began before the newcomers' headroom grant as they did then. */
+const NEWCOMER_HEADROOM = 'governor-newcomer-headroom';
 
 const KEY = /^[A-Za-z0-9._/:#-]{1,300}$/;
 const TENANT = /^[A-Za-z0-9._-]{1,64}$/;
@@ -19,6 +22,7 @@ function checkCount(name: string, value: unknown): void {
 
 export async function webdataTeamGovernor(input: { team: string; concurrency: number }, carried?: GovernorState): Promise<void> {
   const state = carried ?? newGovernor(input.team, input.concurrency);
+  state.newcomerHeadroom = patched(NEWCOMER_HEADROOM);
   // Set by every message: the main loop grants again and re-arms its timer.
   let changed = false;
   const touch = () => {

@@ -89,19 +89,45 @@ describe('team governor rules', () => {
     request(s, twice('a', 'a1'), 0);
     request(s, twice('a', 'a2'), 1);
     request(s, twice('a', 'a3'), 2);
-    // One tenant alone: two jobs of the team's 8 each, the third in line.
+    // One tenant alone: two jobs, 8 and 6 (the headroom below keeps 2), the third in line.
     assert.deepEqual(grantAll(s, 3), ['a1', 'a2']);
-    assert.deepEqual([s.leases.a1.share, s.leases.a2.share], [8, 8]);
+    assert.deepEqual([s.leases.a1.share, s.leases.a2.share], [8, 6]);
     assert.deepEqual(answer(s, 'a3'), { granted: false, position: 1, pausedUntil: 0 });
     request(s, twice('b', 'b1'), 4);
     assert.deepEqual(Object.fromEntries(fairShares(s)), { a: 8, b: 8 });
     release(s, 'a1');
-    // b holds nothing and is owed its 8: it goes before a's third job.
-    assert.deepEqual(grantAll(s, 5), ['b1']);
-    assert.equal(s.leases.b1.share, 8);
+    // b holds nothing and is owed its 8: it goes before a's third job, which gets what is left.
+    assert.deepEqual(grantAll(s, 5), ['b1', 'a3']);
+    assert.deepEqual([s.leases.b1.share, s.leases.a3.share], [8, 2]);
     assert.deepEqual({ concurrency: status(s).concurrency, capacity: status(s).capacity, inUse: status(s).inUse }, { concurrency: 8, capacity: 16, inUse: 16 });
     // A caller without overcommit (an older worker) asks for the team's own concurrency again.
     request(s, ask('c', 'c1'), 6);
     assert.equal(status(s).capacity, 8);
+  });
+
+  test('over-committed, one tenant keeps headroom free: a tenant that arrives starts at once, not when a job ends', () => {
+    const s = newGovernor('team', 8);
+    const twice = (tenant: string, key: string, want = 8) => ({ ...ask(tenant, key, want), overcommit: 2 });
+    for (const [i, key] of ['a1', 'a2', 'a3'].entries()) request(s, twice('a', key), i);
+    // Capacity 16, headroom 2 (a quarter of the team): a holds 8 + 6, still above the team's 8.
+    assert.deepEqual(grantAll(s, 3), ['a1', 'a2']);
+    assert.deepEqual([s.leases.a1.share, s.leases.a2.share], [8, 6]);
+    assert.equal(status(s).headroom, 2);
+    request(s, twice('b', 'b1'), 4);
+    assert.deepEqual(grantAll(s, 4), ['b1'], 'b starts while both of a\'s jobs run');
+    assert.equal(s.leases.b1.share, 2);
+    assert.equal(inUse(s), 16);
+    // Without over-commit there is no headroom: one tenant may hold the whole team.
+    const one = newGovernor('team', 8);
+    request(one, ask('a', 'a1'), 0);
+    grantAll(one, 0);
+    assert.equal(one.leases.a1.share, 8);
+    assert.equal(status(one).headroom, 0);
+    // A governor replaying a history from before the headroom grants as it did then.
+    const old = newGovernor('team', 8);
+    old.newcomerHeadroom = false;
+    for (const [i, key] of ['a1', 'a2'].entries()) request(old, twice('a', key), i);
+    grantAll(old, 2);
+    assert.deepEqual([old.leases.a1.share, old.leases.a2.share], [8, 8]);
   });
 });

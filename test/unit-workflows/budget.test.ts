@@ -100,6 +100,27 @@ describe('budget', () => {
     assert.equal(result.status, 'completed');
   });
 
+  test('a tenant run reads its ledger once per stage: the read that finds credits also sizes the job', async () => {
+    const usage = { tenant: 'acme', month: '2026-11', budget: 1_000, used: 0, held: 0, left: 1_000 };
+    const stubs = siteStubs({
+      tenantCredits: () => usage,
+      reserveTenantCredits: () => ({ granted: true, left: 1_000 }),
+      settleTenantCredits: () => usage,
+    });
+    const result = await wt.with(stubs, () =>
+      wt.env.client.workflow.execute<typeof webDataPipeline>('webDataPipeline', {
+        taskQueue: wt.taskQueue,
+        workflowId: 'budget-tenant-one-read',
+        args: [crawlInput({ tenant: 'acme' })],
+      }));
+    assert.equal(result.status, 'completed');
+    // map checks one read; the crawl reads once, then reserves its worst case. Before, the crawl
+    // read the ledger twice (once to find credits, once more to size the job).
+    assert.equal(stubs.inputs('tenantCredits').length, 2, stubs.names().join(', '));
+    assert.equal(stubs.inputs('reserveTenantCredits').length, 1);
+    assert.equal(stubs.inputs('startCrawl').length, 1);
+  });
+
   test('no raise within waitForRaiseMs: map is skipped for budget, nothing else is started', async () => {
     const stubs = siteStubs();
     const before = await wt.env.currentTimeMs();

@@ -5,7 +5,8 @@
 import { CancellationScope, condition, isCancellation, patched, sleep, workflowInfo } from '@temporalio/workflow';
 import type { AgentJobResult } from '../../activities/agents.js';
 import { agentStarts, cleanup, lists, reads } from '../activities.js';
-import { awaitCredits, creditsLeft } from '../budget.js';
+import { creditsAvailable, creditsLeft } from '../budget.js';
+import { FIT_READS_ONCE } from './fit-job.js';
 import { spend } from '../credit-guard.js';
 import type { PipelineConfig } from '../input.js';
 import { NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from '../report-notes.js';
@@ -74,8 +75,9 @@ export async function runAgent(pipeline: PipelineRuntime): Promise<StageOutcome>
     const budgeted = state.credits.budget !== null || state.config.budget?.monthlyCap !== undefined;
     if (budgeted) {
       // Waits for a raiseBudget (up to waitForRaiseMs) when not even one model call fits.
-      const fits = await awaitCredits(pipeline, AGENT_MIN_CREDITS);
-      const cap = clampAgentCredits(agent.maxCredits, fits ? await creditsLeft(pipeline) : 0);
+      const available = await creditsAvailable(pipeline, AGENT_MIN_CREDITS);
+      const left = available === null ? 0 : patched(FIT_READS_ONCE) ? available : await creditsLeft(pipeline);
+      const cap = clampAgentCredits(agent.maxCredits, left);
       if (cap.event) state.credits.events.push(cap.event);
       if (cap.kind === 'skip') return { kind: 'skipped', reason: cap.reason };
       maxCredits = cap.maxCredits;

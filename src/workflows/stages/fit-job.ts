@@ -1,9 +1,13 @@
 // Fits a job's worst case into the run's budget before it starts: how many pages it may
 // take (clamp strategy) and the credits after which the budget watch cancels it.
-import { awaitCredits, creditsLeft } from '../budget.js';
+import { patched } from '@temporalio/workflow';
+import { creditsAvailable, creditsLeft } from '../budget.js';
 import { fitUnits } from '../credit-guard.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { ledgerTenant, reserveForStage } from '../tenant-budget.js';
+
+/** The job is sized by the read that found credits available, not by a second read (one ledger round trip less). */
+export const FIT_READS_ONCE = 'fit-job-reads-credits-once';
 
 export type JobFit =
   | { kind: 'run'; units: number; allowance: number; tight: boolean }
@@ -16,8 +20,9 @@ export async function fitJob(pipeline: PipelineRuntime, what: string, wanted: nu
   if (credits.budget === null && config.budget?.monthlyCap === undefined && tenant === undefined) {
     return { kind: 'run', units: wanted, allowance: Number.POSITIVE_INFINITY, tight: false };
   }
-  if (!(await awaitCredits(pipeline, perPage))) return { kind: 'skip', reason: `budget: ${perPage} credits needed for one page` };
-  let left = await creditsLeft(pipeline);
+  const available = await creditsAvailable(pipeline, perPage);
+  if (available === null) return { kind: 'skip', reason: `budget: ${perPage} credits needed for one page` };
+  let left = patched(FIT_READS_ONCE) ? available : await creditsLeft(pipeline);
   // The tenant's ledger holds the job's worst case before it starts; another run of the tenant
   // may have taken credits since the read: fit again to what the ledger says is left, once.
   for (let attempt = 0; ; attempt += 1) {
