@@ -29,6 +29,25 @@ function insideArticle(el: Element): boolean {
   return false;
 }
 
+/** True when any text below `node` is not whitespace; stops at the first such text (a page's whole text is not built to be tested). */
+function hasText(node: AnyNode): boolean {
+  if (node.type === 'text') return /\S/.test(node.data);
+  if (!('children' in node)) return false;
+  for (const child of node.children) if (hasText(child)) return true;
+  return false;
+}
+
+/** The first <main> or [role=main], and every <article>, below `root`, in one walk. */
+function landmarks(root: ParentNode): { main: Element | null; articles: Element[] } {
+  let main: Element | null = null;
+  const articles: Element[] = [];
+  eachElement(root, (el) => {
+    if (main === null && (el.name === 'main' || el.attribs.role === 'main')) main = el;
+    if (el.name === 'article') articles.push(el);
+  });
+  return { main, articles };
+}
+
 function textLength($: CheerioAPI, el: Cheerio<AnyNode> | AnyNode): number {
   return $(el).text().replace(/\s+/g, ' ').trim().length;
 }
@@ -89,15 +108,17 @@ function densestBlock($: CheerioAPI, body: Cheerio<Element>): Cheerio<Element> |
 
 /** Picks (and cleans, in place) the main-content element below `body`. */
 export function selectMainContent($: CheerioAPI, body: Cheerio<Element>): Cheerio<Element> {
-  const landmark = body.find('main, [role="main"]').first();
-  if (landmark.length > 0 && textLength($, landmark) > 0) {
+  // body is one node: <body>, or the document when a page has none.
+  const { main, articles } = body.length === 1 ? landmarks(body[0]) : { main: null, articles: [] };
+  if (main !== null && hasText(main)) {
+    const landmark = $(main);
     stripBoilerplate($, landmark, false);
     return landmark;
   }
-  const articles = body.find('article');
-  if (articles.length === 1 && textLength($, articles) > 0) {
-    stripBoilerplate($, articles, false);
-    return articles;
+  if (articles.length === 1 && hasText(articles[0])) {
+    const article = $(articles[0]);
+    stripBoilerplate($, article, false);
+    return article;
   }
   stripBoilerplate($, body, true);
   return densestBlock($, body) ?? body;
