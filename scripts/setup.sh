@@ -40,6 +40,9 @@ bash scripts/temporal-server.sh build
 echo "setup: Temporal test server (time skipping)"
 bash scripts/ensure-test-server.sh >/dev/null
 
+echo "setup: mdream's native binding for the markdown engines test (cached; see the script)"
+bash scripts/ensure-native-mdream.sh || echo "setup: native mdream not fetched; the engines test compares wasm and js only"
+
 echo "setup: interact runtimes"
 bash scripts/install-interact-deps.sh
 echo "setup: done"

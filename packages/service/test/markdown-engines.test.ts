@@ -1,10 +1,12 @@
 // The markdown engines (markdown-engine.ts) give the same markdown: every fixture of
 // fixtures/markdown (tables, code, nested lists, links, images, forms, iframes, malformed HTML, a
 // 180 KB page), converted as the service converts a page (with and without onlyMainContent), is
-// identical on each engine that loads here and on the JS engine. The native binding loads only
-// where npm installed its platform package (Node 22 and later), or with mdream's own
-// NAPI_RS_NATIVE_LIBRARY_PATH pointing at the binding. The fallback order is tested with loaders
-// that fail as a missing platform package does.
+// identical on each engine that loads here and on the JS engine. The native binding loads where
+// npm installed its platform package (Node 22 and later), and on Node 20 from the copy that
+// scripts/ensure-native-mdream.sh caches (native-mdream.ts); CI's setup fetches it, and in CI the
+// native engine must be among those compared. The fallback order is tested with loaders that fail
+// as a missing platform package does.
+import { nativeBinding } from './native-mdream.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -45,6 +47,8 @@ describe('markdown engines', () => {
     assert.ok(js, 'the JS engine always loads');
     assert.ok(engines.some((e) => e.name === 'wasm'), 'the WebAssembly build ships inside mdream');
     if (absent.length > 0) t.diagnostic(`not loadable here: ${absent.join(', ')}`);
+    if (nativeBinding) t.diagnostic(`native binding from the cache: ${nativeBinding}`);
+    if (process.env.CI === 'true') assert.ok(engines.some((e) => e.name === 'native'), `CI compares the native engine too (scripts/ensure-native-mdream.sh): ${absent.join(', ')}`);
     for (const file of FIXTURES) {
       const html = readFileSync(new URL(file, DIR), 'utf8');
       for (const options of OPTION_SETS) {

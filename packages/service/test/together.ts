@@ -10,6 +10,8 @@
 // alone: support-ask.test.ts
 // alone: support-crawl.test.ts
 // alone: temp-files.test.ts
+// First: mdream reads where its native binding is when first imported (markdown-engines.test.ts).
+import './native-mdream.js';
 import './agent-extract.test.js';
 import './batch-append.test.js';
 import './batch.test.js';
