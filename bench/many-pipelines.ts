@@ -9,7 +9,7 @@
 // time went, worker CPU and peak RSS, the history of the largest run and the worker settings.
 // Fails (exit 1) when a run's store does not hold exactly its site's pages.
 //
-// With --wide=1000x10 (issue 27; not in npm run bench, it takes minutes) the wide row: 1,000
+// With --wide=1000x10 (issue 27; npm run bench runs it last, alone: it takes minutes) the wide row: 1,000
 // pipelines of 10 pages at once on one worker with the settings that fit them (WIDE_SETTINGS
 // below, or MANY_PIPELINES_WIDE_ENV, and the heap limit WIDE_NODE_ARGS), each run's store
 // checked, no ceiling phase. Every pipeline phase prints its goals, target next to measured.
