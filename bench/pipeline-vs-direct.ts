@@ -263,6 +263,11 @@ function report(results: Measured[], pages: number, runs: number): void {
       return [LABELS[c], seconds(over), ratio(over, handOverhead), over <= 2 * handOverhead ? 'met' : 'missed', ratio(wall, sdkWall), wall <= 0.9 * sdkWall ? 'met' : 'missed'];
     }),
   );
+  const handWall = medianOf(of('hand'), (r) => r.wallMs);
+  if (of('pipeline').length > 0 && of('hand').length > 0) {
+    const wall = medianOf(of('pipeline'), (r) => r.wallMs);
+    console.log(`target (#27): pipeline wall ≤ 1.05x the hand loop's at ${int(pages)} pages: ${ratio(wall, handWall)} ${wall <= 1.05 * handWall ? 'met' : 'missed'}`);
+  }
 
   const routes = [...new Set(results.flatMap((r) => Object.keys(r.byRoute)))].sort();
   printTable(
