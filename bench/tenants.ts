@@ -21,7 +21,7 @@ import type { PipelineInput } from '../src/workflows/input.js';
 import { DEFAULT_OVERCOMMIT, MAX_OVERCOMMIT } from '../src/workflows/team-governor-rules.js';
 import { diff, startCountingService } from './lib/counting-service.js';
 import { intOption, runBench, timeoutMs } from './lib/harness.js';
-import { fixed, int, seconds } from './lib/stats.js';
+import { fixed, int, median, seconds } from './lib/stats.js';
 import { runPhases, type RunPhases } from './lib/run-phases.js';
 import { printTable } from './lib/table.js';
 import { startBenchTemporal } from './lib/temporal.js';
@@ -156,7 +156,7 @@ export async function tenantsBench(sizes: Sizes, log: (line: string) => void, cl
     small.governed.push(await alone(start, sizes.smallPages, true, `small-g${i}`));
   }
   const base = {
-    small: { ungoverned: percentile(small.ungoverned, 50), governed: percentile(small.governed, 50) },
+    small: { ungoverned: median(small.ungoverned), governed: median(small.governed) },
     big: { ungoverned: await alone(start, sizes.bigPages, false, 'big-u'), governed: await alone(start, sizes.bigPages, true, 'big-g') },
   };
   const ungoverned = await phase(start, sizes, false, snapshot, log);

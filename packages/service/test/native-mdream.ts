@@ -2,7 +2,7 @@
 // package (Node 20: its `engines` asks for 22), points mdream at the native binding that
 // scripts/ensure-native-mdream.sh fetched into the cache, so that the native engine is compared
 // too. mdream reads NAPI_RS_NATIVE_LIBRARY_PATH once, when it is first imported.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,21 +13,16 @@ function mdreamVersion(): string {
   return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-const PLATFORMS: Record<string, string> = { 'linux-x64': 'linux-x64-gnu', 'linux-arm64': 'linux-arm64-gnu', 'darwin-arm64': 'darwin-arm64', 'darwin-x64': 'darwin-x64' };
-
-/** The cached binding's path when there is one and nothing else provides the native engine. */
+/**
+ * The cached binding for this platform (`rust.<platform>-<arch>[-<libc>].node`), if the script
+ * fetched one: it fetches nothing where npm installed the platform package.
+ */
 export function cachedNativeBinding(): string | undefined {
-  const platform = PLATFORMS[`${process.platform}-${process.arch}`];
-  if (!platform || process.env.NAPI_RS_NATIVE_LIBRARY_PATH) return undefined;
-  try {
-    import.meta.resolve(`@mdream/rust-${platform}`);
-    return undefined;
-  } catch {
-    // Not installed by npm: look in the cache.
-  }
-  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  const binding = join(cache, 'webdata-temporal', `mdream-native-${mdreamVersion()}`, `rust.${platform}.node`);
-  return existsSync(binding) ? binding : undefined;
+  if (process.env.NAPI_RS_NATIVE_LIBRARY_PATH) return undefined;
+  const dir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'webdata-temporal', `mdream-native-${mdreamVersion()}`);
+  if (!existsSync(dir)) return undefined;
+  const name = readdirSync(dir).find((f) => f.startsWith(`rust.${process.platform}-${process.arch}`) && f.endsWith('.node'));
+  return name ? join(dir, name) : undefined;
 }
 
 export const nativeBinding = cachedNativeBinding();
