@@ -5,14 +5,16 @@ import { Context } from '@temporalio/activity';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { WebDataApiError } from 'webdata-client';
-import { acquireShare, pauseTeam, releaseShare, renewShare, shareGrant, type GovernorTarget } from '../client/team-governor.js';
+import { acquireShare, pauseTeam, releaseShare, renewShare, shareGrant, type GovernorTarget, type Grant } from '../client/team-governor.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
 
-/** A waiting job reads its answer this often (a query: no history in the governor). */
+/** A waiting job of a run from before grant notices reads its answer this often (a query: no history in the governor). */
 const POLL_MS = 1_000;
 /** ...and says "still here" this often (an update), well within the governor's WAITER_TTL_MS. */
 const REASK_MS = 15_000;
+/** A failed ask waits this long at most before the next (doubling from POLL_MS). */
+const MAX_ASK_BACKOFF_MS = 15_000;
 
 export interface GovernedInput {
   /** The team's concurrency; unset: read from GET /v2/team/queue-status. */
@@ -26,6 +28,11 @@ export interface AcquireShareInput extends GovernedInput {
   ttlMs?: number;
   /** governor.overcommit of the run. */
   overcommit?: number;
+}
+
+export interface AskShareInput extends AcquireShareInput {
+  /** The asking run's workflow id: the governor signals it (shareGranted) when it grants later. */
+  notify: string;
 }
 
 export interface TeamLease {
@@ -55,29 +62,50 @@ export function createTeamGovernorActivities(deps: ActivityDeps) {
     return { client: ctx.client, taskQueue: ctx.info.taskQueue, team: deps.client.teamId, concurrency: await concurrencyOf(input) };
   }
 
+  /** Refused by the governor's validator: asking again cannot help. */
+  function refused(err: unknown): never {
+    if (err instanceof WorkflowUpdateFailedError) throw ApplicationFailure.create({ message: `governor: ${err.cause?.message ?? err.message}`, type: 'validation', nonRetryable: true });
+    throw err;
+  }
+
   return {
-    /** Waits in the governor's line until the job's share is granted (a retried attempt asks with the same key). */
+    /**
+     * Asks for the job's share once: granted, or its place in line. A run that asks this way
+     * waits for the governor's notice (or asks again); a failed ask (a burst of asks can meet the
+     * server's cap on updates in flight) is retried by the activity's retry policy.
+     */
+    async askTeamShare(input: AskShareInput): Promise<Grant & { concurrency: number }> {
+      const to = await mapFailures(() => target(input));
+      const grant = await acquireShare(to, { key: input.key, tenant: input.tenant, want: input.want, ttlMs: input.ttlMs, overcommit: input.overcommit, notify: input.notify }).catch(refused);
+      return { ...grant, concurrency: to.concurrency };
+    },
+    /**
+     * Waits in the governor's line until the job's share is granted (a retried attempt asks with
+     * the same key). Runs from before grant notices; new runs ask with askTeamShare.
+     */
     async acquireTeamShare(input: AcquireShareInput): Promise<TeamLease> {
       const ctx = Context.current();
       const to = await mapFailures(() => target(input));
       try {
         let asked = 0;
+        let failures = 0;
         for (;;) {
           ctx.heartbeat();
           const ask = Date.now() - asked >= REASK_MS;
-          // A burst of asks can meet the server's cap on updates in flight (ResourceExhausted):
-          // that ask is simply made again at the next poll.
           const grant = await (ask ? acquireShare(to, { key: input.key, tenant: input.tenant, want: input.want, ttlMs: input.ttlMs, overcommit: input.overcommit }) : shareGrant(to, input.key)).catch((err: unknown) => {
-            // Refused by the governor's validator: asking again cannot help.
-            if (err instanceof WorkflowUpdateFailedError) throw ApplicationFailure.create({ message: `governor: ${err.cause?.message ?? err.message}`, type: 'validation', nonRetryable: true });
+            if (err instanceof WorkflowUpdateFailedError) refused(err);
             ctx.log.warn('governor: ask failed, asking again', { error: String(err) });
             return undefined;
           });
           if (ask && grant) asked = Date.now();
           if (grant?.granted) return { key: input.key, share: grant.share, concurrency: to.concurrency };
+          // A failed ask or read backs off (doubling, with jitter): every waiter asking again each
+          // second is what keeps a busy governor from answering anyone.
+          failures = grant ? 0 : failures + 1;
+          const backoff = failures > 0 ? Math.min(MAX_ASK_BACKOFF_MS, POLL_MS * 2 ** failures) * (0.5 + Math.random() / 2) : POLL_MS;
           // Paused for a 429: no point asking before the pause ends (sleep throws when cancelled).
           const pausedFor = grant && !grant.granted ? grant.pausedUntil - Date.now() : 0;
-          await ctx.sleep(Math.max(POLL_MS, Math.min(pausedFor, REASK_MS)));
+          await ctx.sleep(Math.max(backoff, Math.min(pausedFor, REASK_MS)));
         }
       } catch (err) {
         // Cancelled (or failed) while in line: leave the line; a grant made meanwhile is given back.

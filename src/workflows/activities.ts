@@ -53,7 +53,13 @@ export const support = withRunPriority(proxyActivities<Activities>({
   heartbeatTimeout: '15 seconds',
   retry: supportRetryPolicy,
 }));
-/** Waiting in the team governor's line (input.governor): as long as it takes, heartbeating, so a dead worker is noticed. */
+/**
+ * Asking the team governor for a share: one quick update, retried for as long as it takes (a
+ * fleet's burst of asks meets the server's cap of updates in flight per workflow).
+ */
+const { maximumAttempts: _readAttempts, ...untilAnswered } = readRetryPolicy;
+export const asks = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: untilAnswered }));
+/** Waiting in the team governor's line (input.governor; runs from before grant notices): as long as it takes, heartbeating, so a dead worker is noticed. */
 export const lines = withRunPriority(proxyActivities<Activities>({
   startToCloseTimeout: '1 day',
   heartbeatTimeout: '60 seconds',

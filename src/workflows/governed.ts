@@ -2,16 +2,57 @@
 // waits for a share of the team's concurrency, starts with maxConcurrency = its share, renews it
 // while it runs, and gives it back when it ends or its run is cancelled (a share handed over at
 // continue-as-new stays held: the next run asks with the same key and gets it back).
-import { CancellationScope, patched, sleep } from '@temporalio/workflow';
-import { lines, reads } from './activities.js';
+import { CancellationScope, condition, patched, setHandler, sleep } from '@temporalio/workflow';
+import { asks, lines, reads } from './activities.js';
 import type { PipelineRuntime } from './runtime.js';
+import { shareGrantedSignal } from './team-governor-messages.js';
 import { DEFAULT_TENANT } from './tenant.js';
 
 /** Patch id: only runs with input.governor take this path; kept explicit for their histories. */
 export const TEAM_GOVERNOR = 'team-governor';
 
+/**
+ * Patch id: the run asks once and waits for the governor's notice (a signal) instead of an
+ * activity that reads the governor every second while it waits.
+ */
+export const GRANT_NOTICES = 'governor-grant-notices';
+
 /** Asked for when the job names no maxConcurrency: the governor grants at most the fair share and what is free. */
 const WANT_ALL = 10_000;
+/**
+ * A waiting run asks again this often: well within the governor's NOTIFIED_WAITER_TTL_MS (10 min)
+ * when the governor sends notices, within WAITER_TTL_MS (60 s) when it does not (a governor whose
+ * history began before notices). Asking again also finds a grant whose notice was lost.
+ */
+const REASK_NOTIFIED_MS = 4 * 60_000;
+const REASK_MS = 20_000;
+
+/** Grants the governor told this run of, by lease key (a workflow module's state is its run's own). */
+const notices = new Map<string, number>();
+let listening = false;
+
+/**
+ * Asks for the share of lease `key` and waits for it in the workflow: a timer and, when the
+ * governor grants later, its notice. Cancelled while in line, the run leaves the line.
+ */
+async function waitForShare(pipeline: PipelineRuntime, ask: Parameters<typeof asks.askTeamShare>[0]): Promise<number> {
+  if (!listening) {
+    setHandler(shareGrantedSignal, ({ key, share }) => void notices.set(key, share));
+    listening = true;
+  }
+  const release = () => reads.releaseTeamShare.executeWithOptions({ summary: `leave the line ${ask.key}` }, [{ ...(ask.teamConcurrency !== undefined ? { teamConcurrency: ask.teamConcurrency } : {}), key: ask.key }]);
+  try {
+    for (;;) {
+      const grant = await asks.askTeamShare.executeWithOptions({ summary: `team share for ${ask.key.slice(pipeline.workflowId().length + 1)} (tenant ${ask.tenant})` }, [ask]);
+      if (grant.granted) return grant.share;
+      if (await condition(() => notices.has(ask.key), grant.notifies ? REASK_NOTIFIED_MS : REASK_MS)) return notices.get(ask.key) as number;
+    }
+  } catch (err) {
+    // Cancelled (or failed) while in line: leave it; a grant made meanwhile is given back.
+    await CancellationScope.nonCancellable(release);
+    throw err;
+  }
+}
 
 export interface Governed {
   teamConcurrency?: number;
@@ -48,10 +89,10 @@ export async function withTeamShare<T>(
   const tenant = pipeline.state.config.tenant ?? DEFAULT_TENANT;
   const team = governedInput(governor);
   const fullKey = `${pipeline.workflowId()}/${key}`;
-  const lease = await lines.acquireTeamShare.executeWithOptions(
-    { summary: `team share for ${key} (tenant ${tenant})` },
-    [{ ...team, tenant, key: fullKey, want: want ?? WANT_ALL, ttlMs: governor.leaseTtlMs, ...(governor.overcommit !== undefined ? { overcommit: governor.overcommit } : {}) }],
-  );
+  const ask = { ...team, tenant, key: fullKey, want: want ?? WANT_ALL, ttlMs: governor.leaseTtlMs, ...(governor.overcommit !== undefined ? { overcommit: governor.overcommit } : {}) };
+  const lease = patched(GRANT_NOTICES)
+    ? { share: await waitForShare(pipeline, { ...ask, notify: pipeline.workflowId() }) }
+    : await lines.acquireTeamShare.executeWithOptions({ summary: `team share for ${key} (tenant ${tenant})` }, [ask]);
   const renewal = new CancellationScope();
   const renewing = renewal.run(async () => {
     for (;;) {

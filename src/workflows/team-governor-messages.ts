@@ -1,7 +1,7 @@
 // Messages of the fleet governor (one workflow per API team), shared by the workflow, the
 // activities that acquire, renew and release a job's share, and the client.
 // Plain definitions (no @temporalio/workflow): the client reads the governor with them.
-import { query, update } from './message-definitions.js';
+import { query, signal, update } from './message-definitions.js';
 import type { AcquireRequest, Grant, GovernorStatus } from './team-governor-rules.js';
 
 export const GOVERNOR_WORKFLOW_TYPE = 'webdataTeamGovernor';
@@ -17,7 +17,7 @@ export function governorWorkflowId(team: string): string {
  * workflow (10 by default), and a fleet's waiting jobs are many more.
  */
 export const acquireShareUpdate = update<Grant, [AcquireRequest]>('acquireShare');
-/** A key's answer now (granted or its place in line), for a waiting job's polls: no history written. */
+/** A key's answer now (granted or its place in line), for a waiting job's polls (runs from before grant notices): no history written. */
 export const shareQuery = query<Grant, [{ key: string }]>('shareGrant');
 /** Keeps a lease while its job runs; false: it had expired and was taken back in. */
 export const renewShareUpdate = update<boolean, [{ key: string; tenant: string; share: number }]>('renewShare');
@@ -26,3 +26,12 @@ export const releaseShareUpdate = update<void, [{ key: string }]>('releaseShare'
 /** A 429's Retry-After: no grant before `until` (epoch ms) for the whole team. */
 export const pauseTeamUpdate = update<number, [{ until: number }]>('pauseTeam');
 export const governorStatusQuery = query<GovernorStatus>('governorStatus');
+
+/** What the governor tells a waiting run (request.notify) when it grants that run's share. */
+export interface ShareNotice {
+  key: string;
+  share: number;
+  expiresAt: number;
+}
+/** Sent by the governor to the run: the share of lease `key` is granted. */
+export const shareGrantedSignal = signal<[ShareNotice]>('webdataShareGranted');

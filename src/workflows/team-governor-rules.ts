@@ -13,12 +13,20 @@ export const DEFAULT_OVERCOMMIT = 2;
 export const MAX_OVERCOMMIT = 4;
 /** A waiter that stopped asking for this long is dropped (its run was cancelled or died). */
 export const WAITER_TTL_MS = 60_000;
+/**
+ * ...unless the governor tells it of its grant (a notice signal to its run, `notify`): then its
+ * run asks again this rarely, and a run that is gone shows when the notice fails (its lease is
+ * given back at once), so its place in line is kept this long.
+ */
+export const NOTIFIED_WAITER_TTL_MS = 10 * 60_000;
 
 export interface Lease {
   tenant: string;
   share: number;
   expiresAt: number;
   ttlMs: number;
+  /** The run told of this grant: when that notice fails, the run is gone and the lease comes back. */
+  notify?: string;
 }
 
 export interface Waiter {
@@ -29,6 +37,8 @@ export interface Waiter {
   since: number;
   /** Last asked: a waiter not seen for WAITER_TTL_MS is dropped. */
   seenAt: number;
+  /** The workflow id of the run to signal when granted (a governor that sends notices). */
+  notify?: string;
 }
 
 export interface GovernorState {
@@ -51,6 +61,8 @@ export interface GovernorState {
   expired: number;
   /** Keeps headroom() for arriving tenants; false on governors replaying a history from before it. */
   newcomerHeadroom?: boolean;
+  /** Tells waiters of their grants (request.notify); false on governors replaying a history from before it. */
+  notices?: boolean;
 }
 
 export interface AcquireRequest {
@@ -63,9 +75,14 @@ export interface AcquireRequest {
   /** The caller's governor.overcommit; absent (older callers): 1. */
   overcommit?: number;
   ttlMs?: number;
+  /** The asking run's workflow id: signalled (shareGranted) when the share is granted later. */
+  notify?: string;
 }
 
-export type Grant = { granted: true; key: string; share: number; expiresAt: number } | { granted: false; position: number; pausedUntil: number };
+/** `notifies`: this governor will signal the run when it grants (request.notify was kept). */
+export type Grant =
+  | { granted: true; key: string; share: number; expiresAt: number }
+  | { granted: false; position: number; pausedUntil: number; notifies?: boolean };
 
 export interface GovernorStatus {
   team: string;
@@ -81,7 +98,7 @@ export interface GovernorStatus {
 }
 
 export function newGovernor(team: string, concurrency: number): GovernorState {
-  return { team, concurrency: Math.max(1, concurrency), leases: {}, waiting: {}, arrivals: {}, pausedUntil: 0, expired: 0, newcomerHeadroom: true };
+  return { team, concurrency: Math.max(1, concurrency), leases: {}, waiting: {}, arrivals: {}, pausedUntil: 0, expired: 0, newcomerHeadroom: true, notices: true };
 }
 
 function held(state: GovernorState, tenant: string): number {
@@ -143,10 +160,14 @@ export function expire(state: GovernorState, now: number): void {
     }
   }
   for (const [key, w] of Object.entries(state.waiting)) {
-    if (now - w.seenAt > Math.max(WAITER_TTL_MS, w.ttlMs)) delete state.waiting[key];
+    if (now - w.seenAt > waiterTtl(w)) delete state.waiting[key];
   }
   const active = new Set(activeTenants(state));
   for (const tenant of Object.keys(state.arrivals)) if (!active.has(tenant)) delete state.arrivals[tenant];
+}
+
+function waiterTtl(w: Waiter): number {
+  return Math.max(w.notify !== undefined ? NOTIFIED_WAITER_TTL_MS : WAITER_TTL_MS, w.ttlMs);
 }
 
 /** Registers (or refreshes) a request; an already granted key keeps its lease, renewed. */
@@ -160,9 +181,10 @@ export function request(state: GovernorState, req: AcquireRequest, now: number):
     return;
   }
   state.arrivals[req.tenant] ??= now;
+  const notify = state.notices && req.notify !== undefined ? { notify: req.notify } : {};
   const waiter = state.waiting[req.key];
-  if (waiter) waiter.seenAt = now;
-  else state.waiting[req.key] = { tenant: req.tenant, want: Math.max(1, req.want), ttlMs, since: now, seenAt: now };
+  if (waiter) Object.assign(waiter, { seenAt: now }, notify);
+  else state.waiting[req.key] = { tenant: req.tenant, want: Math.max(1, req.want), ttlMs, since: now, seenAt: now, ...notify };
 }
 
 /**
@@ -186,7 +208,7 @@ export function grantAll(state: GovernorState, now: number): string[] {
     // No job above the team's concurrency: the service would not run more of its pages at once.
     const share = Math.min(w.want, state.concurrency, free, tenantCap(state) - held(state, w.tenant), Math.max(owed(w.tenant), free - owedOthers));
     if (share < 1) continue;
-    state.leases[key] = { tenant: w.tenant, share, expiresAt: now + w.ttlMs, ttlMs: w.ttlMs };
+    state.leases[key] = { tenant: w.tenant, share, expiresAt: now + w.ttlMs, ttlMs: w.ttlMs, ...(w.notify !== undefined ? { notify: w.notify } : {}) };
     delete state.waiting[key];
     free -= share;
     granted.push(key);
@@ -199,7 +221,8 @@ export function answer(state: GovernorState, key: string): Grant {
   const lease = state.leases[key];
   if (lease) return { granted: true, key, share: lease.share, expiresAt: lease.expiresAt };
   const keys = Object.keys(state.waiting).sort((a, b) => state.waiting[a].since - state.waiting[b].since || a.localeCompare(b));
-  return { granted: false, position: keys.indexOf(key) + 1, pausedUntil: state.pausedUntil };
+  const notifies = state.waiting[key]?.notify !== undefined;
+  return { granted: false, position: keys.indexOf(key) + 1, pausedUntil: state.pausedUntil, ...(notifies ? { notifies } : {}) };
 }
 
 /** Extends a lease; a lease reclaimed meanwhile comes back (its job still runs on the service). */
@@ -229,7 +252,7 @@ export function pause(state: GovernorState, until: number): void {
 export function nextWake(state: GovernorState, now: number): number | undefined {
   const times = [
     ...Object.values(state.leases).map((l) => l.expiresAt),
-    ...Object.values(state.waiting).map((w) => w.seenAt + Math.max(WAITER_TTL_MS, w.ttlMs) + 1),
+    ...Object.values(state.waiting).map((w) => w.seenAt + waiterTtl(w) + 1),
     ...(state.pausedUntil > now ? [state.pausedUntil] : []),
   ];
   return times.length ? Math.min(...times) : undefined;

@@ -19,7 +19,7 @@ const NAMES = {
   createMonitor: true, listMonitors: true, getMonitor: true, updateMonitor: true, deleteMonitor: true, runMonitor: true,
   listMonitorChecks: true, getMonitorCheck: true, recordMonitorCheck: true, followJob: true, collectCrawl: true, collectBatch: true,
   appendBatchScrape: true,
-  acquireTeamShare: true, renewTeamShare: true, releaseTeamShare: true,
+  acquireTeamShare: true, askTeamShare: true, renewTeamShare: true, releaseTeamShare: true,
   lostJobInventory: true, storedCounts: true,
 } satisfies Record<ActivityName, true>;
 

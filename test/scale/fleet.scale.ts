@@ -198,6 +198,16 @@ function oddJobs(ledger: Array<{ credits: number; reason: string; jobId?: string
   return odd.length ? `odd jobs: ${odd.join('; ')}` : 'every job charged once per document';
 }
 
+/**
+ * The batch stage's jobs: its one job, or every chunk's when the governor splits a batch larger
+ * than its chunk (stages/batch-chunks.ts), where the stage report names only the last.
+ */
+function batchJobIds(result: PipelineResult): string[] {
+  const chunks = Object.entries(result.jobs).filter(([key]) => key.startsWith('batch#chunk')).map(([, id]) => id);
+  if (chunks.length > 0) return chunks;
+  return result.stages.batch?.jobId ? [result.stages.batch.jobId] : [];
+}
+
 /** The page URLs the service returned for a job (its documents, as the collector reads them). */
 function returnedUrls(jobId: string | undefined): string[] {
   if (!jobId) return [];
@@ -214,7 +224,7 @@ async function check(run: Run): Promise<Checked> {
   const result = run.result;
   assert.ok(result);
   const urls = await storedUrls(run.id);
-  const serviceUrls = [...returnedUrls(result.stages.crawl?.jobId), ...returnedUrls(result.stages.batch?.jobId)];
+  const serviceUrls = [...returnedUrls(result.stages.crawl?.jobId), ...batchJobIds(result).flatMap(returnedUrls)];
   const desc = await run.handle.describe();
   const runMs = (desc.closeTime?.getTime() ?? Date.now()) - desc.startTime.getTime();
   return { run, result, urls, serviceUrls, runMs };
@@ -229,17 +239,18 @@ function urlDiff(c: Checked, ref: Checked): string {
   const extra = [...mine].filter((p) => !theirs.has(p));
   const recorded = (jobId: string | undefined) => {
     const job = jobId ? jobStoreOf(service.app.context)?.get(jobId) : undefined;
-    if (!job) return [];
+    if (!job) return [`job ${jobId ?? '(none)'}: not in the service's store`];
     const touches = (u: string) => missing.includes(path(u)) || extra.includes(path(u));
     return [
-      ...job.errors.filter((e) => touches(e.url)).map((e) => `${job.kind} ${job.id} error ${path(e.url)}: ${e.code ?? ''} ${e.error}`),
+      // Every page error of the job: a failure may name a URL other than the one missing.
+      ...job.errors.map((e) => `${job.kind} ${job.id} error ${path(e.url)}: ${e.code ?? ''} ${e.error}`),
       ...job.robotsBlocked.filter(touches).map((u) => `${job.kind} ${job.id} robots-blocked ${path(u)}`),
     ];
   };
   const stage = (name: 'map' | 'select' | 'crawl' | 'batch') => `${name} ${JSON.stringify(c.result.stages[name])}`;
   return [
     `missing ${JSON.stringify(missing)}, extra ${JSON.stringify(extra)}`,
-    ...recorded(c.result.stages.crawl?.jobId), ...recorded(c.result.stages.batch?.jobId),
+    ...recorded(c.result.stages.crawl?.jobId), ...batchJobIds(c.result).flatMap(recorded),
     stage('map'), stage('select'), stage('crawl'), stage('batch'),
   ].join('; ');
 }
@@ -306,9 +317,9 @@ test(`fleet at scale (${profile.name}): every run completes with the clean run's
   const cleanCharged = service.ledger.slice(ledgerBeforeClean).reduce((n, e) => n + e.credits, 0);
   const cleanSpent = [...clean.values()].reduce((n, c) => n + c.result.credits.spent, 0);
   assert.equal(cleanCharged, cleanSpent, 'clean runs: the ledger and the workflows disagree on credits');
-  // ...and each clean run started one crawl job (two with a repair) and one batch job.
+  // ...and each clean run started one crawl job (two with a repair) and one batch job (one per chunk when governed).
   const crawlJobsPerRun = (s: Shape) => (s.repair ? 2 : 1);
-  const batchJobsPerRun = (s: Shape) => (clean.get(s.name)?.result.stages.batch?.jobId ? 1 : 0);
+  const batchJobsPerRun = (s: Shape) => { const c = clean.get(s.name); return c ? batchJobIds(c.result).length : 0; };
   const cleanJobs = jobs().filter((j) => j.createdAt >= cleanStart);
   assert.equal(cleanJobs.filter((j) => j.kind === 'crawl').length, shapes.reduce((n, s) => n + crawlJobsPerRun(s), 0));
   assert.equal(cleanJobs.filter((j) => j.kind === 'batch_scrape').length, shapes.reduce((n, s) => n + batchJobsPerRun(s), 0));
@@ -438,8 +449,8 @@ test(`fleet at scale (${profile.name}): every run completes with the clean run's
   const expectedCrawl = runs.reduce((n, r) => n + crawlJobsPerRun(r.shape), 0);
   const expectedBatch = runs.reduce((n, r) => n + batchJobsPerRun(r.shape), 0);
   assert.equal(crawlJobs.length, expectedCrawl, `crawl jobs: ${crawlJobs.length}, one per run (two when repaired) is ${expectedCrawl}`);
-  assert.equal(batchJobs.length, expectedBatch, `batch jobs: ${batchJobs.length}, one per run is ${expectedBatch}`);
-  const resultJobs = checked.flatMap((c) => [c.result.stages.crawl?.jobId, c.result.stages.batch?.jobId]).filter((x): x is string => !!x);
+  assert.equal(batchJobs.length, expectedBatch, `batch jobs: ${batchJobs.length}, one per run (per chunk when governed) is ${expectedBatch}`);
+  const resultJobs = checked.flatMap((c) => [c.result.stages.crawl?.jobId, ...batchJobIds(c.result)]).filter((x): x is string => !!x);
   assert.equal(new Set(resultJobs).size, resultJobs.length, 'two runs report the same job');
   const serviceJobIds = new Set(stormJobs.map((j) => j.id));
   for (const id of resultJobs) assert.ok(serviceJobIds.has(id), `job ${id} of a run is not among the service's jobs`);

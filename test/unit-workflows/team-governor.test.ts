@@ -27,7 +27,7 @@ after(async () => {
 });
 
 /** The teams whose governors the tests start. */
-const TEAMS = ['expiry', 'fair', 'cancel'];
+const TEAMS = ['expiry', 'notice', 'fair', 'cancel'];
 
 /**
  * A governor outlives its runs (its lease timers go on): ended after each test, so that a file
@@ -124,6 +124,32 @@ describe('team governor workflow', () => {
   });
 });
 
+describe('team governor notices', () => {
+  afterEach(endGovernors);
+  test('a waiter is told of its grant; a notice its run cannot receive gives the lease back at once', async () => {
+    const to = target('notice', 4);
+    const holder = await firstAsk(() => acquireShare(to, { key: 'w/holder', tenant: 'a', want: 4 }));
+    assert.equal(holder.granted && holder.share, 4);
+    // The run to tell does not exist: the governor's notice fails when it grants.
+    const waiting = await acquireShare(to, { key: 'gone/batch', tenant: 'b', want: 2, notify: 'gone' });
+    assert.ok(!waiting.granted && waiting.notifies === true, JSON.stringify(waiting));
+    // Asked without `notify` (a run from before notices): the answer does not promise one.
+    const old = await acquireShare(to, { key: 'old/batch', tenant: 'c', want: 1 });
+    assert.ok(!old.granted && old.notifies === undefined, JSON.stringify(old));
+    await releaseShare(to, 'w/holder');
+    // b is granted (and told: the notice fails) and c is granted; b's lease comes back without
+    // waiting for its expiry, so only c's 1 is in use.
+    await until('the failed notice gave the lease back', async () => (await governorStatus(wt.env.client, 'notice'))?.inUse === 1);
+    const status = await governorStatus(wt.env.client, 'notice');
+    assert.deepEqual(status?.tenants.map((t) => [t.tenant, t.held]), [['c', 1]]);
+    assert.equal(status?.expired, 0);
+    const history = await wt.env.client.workflow.getHandle(governorWorkflowId('notice')).fetchHistory();
+    const notices = (history.events ?? []).filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName === 'webdataShareGranted');
+    assert.equal(notices.length, 1, 'one notice, to b; none to c or to the holder granted in its answer');
+    await releaseShare(to, 'old/batch');
+  });
+});
+
 describe('governed pipelines', () => {
   afterEach(endGovernors);
   test('a tenant who arrives during a large batch starts when its current chunk ends, before the batch does; all shares come back', async () => {
@@ -176,6 +202,12 @@ describe('governed pipelines', () => {
     assert.deepEqual(starts[1], ['gov-small', 0, 2, 4]);
     assert.deepEqual(starts.slice(2).map(([runId, offset]) => [runId, offset]), [['gov-big', 2], ['gov-big', 4]]);
     assert.equal(bigJobs, 3);
+    // The small run asked once and waited in the workflow for the governor's notice: no activity
+    // read the governor while it waited, and its history holds the notice.
+    assert.deepEqual(stubs.inputs('askTeamShare').filter((i) => i.key.startsWith('gov-small/')).map((i) => [i.key, i.notify]), [['gov-small/batch/0', 'gov-small']]);
+    assert.deepEqual(stubs.inputs('acquireTeamShare'), []);
+    const smallHistory = await wt.env.client.workflow.getHandle('gov-small').fetchHistory();
+    assert.equal((smallHistory.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'webdataShareGranted').length, 1);
     const status = await governorStatus(wt.env.client, team);
     assert.equal(status?.inUse, 0);
     assert.deepEqual(status?.tenants, []);
