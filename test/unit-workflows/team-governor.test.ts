@@ -27,7 +27,7 @@ after(async () => {
 });
 
 /** The teams whose governors the tests start. */
-const TEAMS = ['expiry', 'notice', 'fair', 'cancel'];
+const TEAMS = ['expiry', 'notice', 'fair', 'cancel', 'line'];
 
 /**
  * A governor outlives its runs (its lease timers go on): ended after each test, so that a file
@@ -246,5 +246,30 @@ describe('governed pipelines', () => {
     assert.deepEqual(stubs.inputs('cancelJob'), [{ kind: 'crawl', jobId: 'crawl-held' }]);
     const status = await governorStatus(wt.env.client, team);
     assert.equal(status?.inUse, 0);
+  });
+
+  test('a run cancelled while it waits in line leaves the line', async () => {
+    const team = 'line';
+    const to = target(team, 2);
+    const holder = await firstAsk(() => acquireShare(to, { key: 'w/holder', tenant: 'a', want: 2 }));
+    assert.equal(holder.granted && holder.share, 2);
+    const stubs = siteStubs({ ...governorActivities(team) });
+    await wt.with(stubs, async () => {
+      const handle = await wt.env.client.workflow.start<typeof webDataPipeline>('webDataPipeline', {
+        taskQueue: wt.taskQueue,
+        workflowId: 'gov-line',
+        // overcommit 1: the holder's 2 fill the team.
+        args: [{ url: SITE, tenant: 't', governor: { teamConcurrency: 2, chunkPages: 100, leaseTtlMs: 60_000, overcommit: 1 }, stages: { batch: false, interact: false } }],
+      });
+      await until('the run in line', async () => (await governorStatus(wt.env.client, team))?.tenants.some((t) => t.tenant === 't' && t.waiting === 1) === true);
+      await handle.cancel();
+      const err = await wt.realTime.workflow.result(handle.workflowId).then(() => undefined, (e: unknown) => e);
+      assert.ok(err instanceof WorkflowFailedError && err.cause instanceof CancelledFailure, String(err));
+    });
+    assert.deepEqual(stubs.inputs('startCrawl'), []);
+    assert.deepEqual(stubs.inputs('releaseTeamShare').map((i) => i.key), ['gov-line/crawl']);
+    const status = await governorStatus(wt.env.client, team);
+    assert.deepEqual(status?.tenants.map((t) => [t.tenant, t.held, t.waiting]), [['a', 2, 0]]);
+    await releaseShare(to, 'w/holder');
   });
 });
