@@ -12,6 +12,7 @@ import type { DevStack } from '../../src/cli/dev-stack.js';
 import { startPipeline } from '../../src/client/pipeline.js';
 import { acquireShare, governorStatus, releaseShare, type GovernorTarget } from '../../src/client/team-governor.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
+import { governorWorkflowId } from '../../src/workflows/team-governor-messages.js';
 import { recordHistory } from '../helpers/histories.js';
 import { startStack } from '../helpers/stack.js';
 
@@ -92,7 +93,10 @@ describe('governor-stack', () => {
     assert.deepEqual(status?.tenants, []);
     // The runs asked with GET /v2/team/queue-status's maxConcurrency: 2 + 1 = the team's 3.
     assert.equal(status?.concurrency, CONCURRENCY);
-    // Replayed by test/replay (RECORD_HISTORIES=1 records it): the governed, chunked batch.
-    await recordHistory(stack.temporal.client, bigId, 'team-governor');
+    // Replayed by test/replay (RECORD_HISTORIES=1 records them): the governed, chunked batch that
+    // waited for the governor's notice, and the governor that sent it. (team-governor.binpb is a
+    // run from before notices, kept for the patch.)
+    await recordHistory(stack.temporal.client, bigId, 'team-governor-notices');
+    await recordHistory(stack.temporal.client, governorWorkflowId(team), 'team-governor-workflow');
   });
 });
