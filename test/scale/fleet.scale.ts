@@ -435,6 +435,7 @@ test(`fleet at scale (${profile.name}): every run completes with the clean run's
   // ---- checks: every run ----
   const checked: Checked[] = [];
   for (const run of runs) checked.push(await check(run));
+  const otherSelections: string[] = [];
   for (const c of checked) {
     const ref = clean.get(c.run.shape.name);
     assert.ok(ref);
@@ -447,21 +448,27 @@ test(`fleet at scale (${profile.name}): every run completes with the clean run's
     assert.deepEqual(sorted(c.urls), sorted([...new Set(c.serviceUrls)]), `${what}: the stored URLs are not what the service returned`);
     // A crawl with a limit stops after that many pages, and which pages it reached first depends
     // on timing: besides the selection (which the batch completes) it may store pages the map
-    // did not list (the demo site's /docs/broken-page is linked, not in its sitemap). Within the
-    // selection, and for the start page, the run must equal the clean run; outside it, it may
-    // only store pages of the selection's patterns (the crawl keeps to them); each page costs
-    // the same credit.
-    const selection = new Set([...(await selectedUrls(ref.result)), ref.result.url]);
-    const inSelection = (urls: string[]) => sorted(urls.filter((u) => selection.has(u)));
-    const [mine, theirs] = [inSelection(c.urls), inSelection(ref.urls)];
+    // did not list (the demo site's /docs/broken-page is linked from /docs, not in its
+    // sitemap). And under this load a run's map can list other URLs than its clean run's did
+    // (seen: 19 against 20 on the 10-page site), so the selections can differ (counted below).
+    // For every URL both runs selected, and the start page, the run must equal the clean run;
+    // beyond its selection it may only store pages of the selection's patterns (the crawl keeps
+    // to them); each page costs the same credit.
+    const mySelection = new Set([...(await selectedUrls(c.result)), c.result.url]);
+    const refSelection = new Set([...(await selectedUrls(ref.result)), ref.result.url]);
+    if (!isDeepStrictEqual(sorted([...mySelection]), sorted([...refSelection]))) otherSelections.push(c.run.id);
+    const inBoth = (urls: string[]) => sorted(urls.filter((u) => mySelection.has(u) && refSelection.has(u)));
+    const [mine, theirs] = [inBoth(c.urls), inBoth(ref.urls)];
     // The diagnosis reads the service's records: built only for a run that differs.
-    assert.deepEqual(mine, theirs, `${what}: the stored URLs of the selection differ from the clean run's${isDeepStrictEqual(mine, theirs) ? '' : `: ${urlDiff(c, ref)}`}`);
+    assert.deepEqual(mine, theirs, `${what}: the stored URLs both runs selected differ from the clean run's${isDeepStrictEqual(mine, theirs) ? '' : `: ${urlDiff(c, ref)}`}`);
     const patterns = (inputFor(c.run.shape).select?.include ?? []).map((p) => new RegExp(p));
-    const beyond = c.urls.filter((u) => !selection.has(u) && !patterns.some((p) => p.test(new URL(u).pathname)));
+    const beyond = c.urls.filter((u) => !mySelection.has(u) && !patterns.some((p) => p.test(new URL(u).pathname)));
     assert.deepEqual(beyond, [], `${what}: pages stored outside the selection's patterns: ${urlDiff(c, ref)}`);
     const perPageCredits = (x: Checked) => x.result.credits.spent - x.urls.length;
     assert.equal(perPageCredits(c), perPageCredits(ref), `${what}: credits spent ${c.result.credits.spent} for ${c.urls.length} pages, clean ${ref.result.credits.spent} for ${ref.urls.length}`);
   }
+
+  t.diagnostic(`selections other than the clean run's (the map's walk under load): ${otherSelections.length} of ${checked.length} runs${otherSelections.length ? ` (${otherSelections.slice(0, 5).join(', ')}${otherSelections.length > 5 ? ', …' : ''})` : ''}`);
 
   // ---- checks: the service's own records ----
   const stormJobs = jobs().filter((j) => j.createdAt >= stormStart);
