@@ -5,7 +5,8 @@ import { Context } from '@temporalio/activity';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { WebDataApiError } from 'webdata-client';
-import { acquireShare, pauseTeam, releaseShare, renewShare, shareGrant, type GovernorTarget, type Grant } from '../client/team-governor.js';
+import { acquireShare, askShare, pauseTeam, releaseShare, renewShare, shareGrant, type GovernorTarget } from '../client/team-governor.js';
+import { checkAcquireRequest } from '../workflows/team-governor-rules.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
 
@@ -70,14 +71,18 @@ export function createTeamGovernorActivities(deps: ActivityDeps) {
 
   return {
     /**
-     * Asks for the job's share once: granted, or its place in line. A run that asks this way
-     * waits for the governor's notice (or asks again); a failed ask (a burst of asks can meet the
-     * server's cap on updates in flight) is retried by the activity's retry policy.
+     * Joins the governor's line for the job's share (a signal-with-start, answered by the
+     * governor's notice to `notify`): the run waits for the notice in the workflow.
      */
-    async askTeamShare(input: AskShareInput): Promise<Grant & { concurrency: number }> {
+    async askTeamShare(input: AskShareInput): Promise<void> {
       const to = await mapFailures(() => target(input));
-      const grant = await acquireShare(to, { key: input.key, tenant: input.tenant, want: input.want, ttlMs: input.ttlMs, overcommit: input.overcommit, notify: input.notify }).catch(refused);
-      return { ...grant, concurrency: to.concurrency };
+      const req = { key: input.key, tenant: input.tenant, want: input.want, ttlMs: input.ttlMs, overcommit: input.overcommit, notify: input.notify };
+      try {
+        checkAcquireRequest({ ...req, concurrency: to.concurrency });
+      } catch (err) {
+        throw ApplicationFailure.create({ message: `governor: ${(err as Error).message}`, type: 'validation', nonRetryable: true });
+      }
+      await askShare(to, req);
     },
     /**
      * Waits in the governor's line until the job's share is granted (a retried attempt asks with

@@ -3,7 +3,7 @@
 // tools that read the governor's state.
 import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
-import { acquireShareUpdate, GOVERNOR_WORKFLOW_TYPE, governorStatusQuery, governorWorkflowId, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate, shareQuery } from '../workflows/team-governor-messages.js';
+import { acquireShareUpdate, askShareSignal, GOVERNOR_WORKFLOW_TYPE, governorStatusQuery, governorWorkflowId, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate, shareQuery } from '../workflows/team-governor-messages.js';
 import type { AcquireRequest, Grant, GovernorStatus } from '../workflows/team-governor-rules.js';
 
 export type { Grant, GovernorStatus } from '../workflows/team-governor-rules.js';
@@ -18,15 +18,26 @@ export interface GovernorTarget {
   concurrency: number;
 }
 
-function governorUpdate<Ret, Arg>(target: GovernorTarget, update: UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
-  const start = new WithStartWorkflowOperation(GOVERNOR_WORKFLOW_TYPE, {
+function governorStart(target: GovernorTarget) {
+  return {
     workflowId: governorWorkflowId(target.team),
     taskQueue: target.taskQueue,
-    args: [{ team: target.team, concurrency: target.concurrency }],
-    workflowIdConflictPolicy: 'USE_EXISTING',
+    args: [{ team: target.team, concurrency: target.concurrency }] as [{ team: string; concurrency: number }],
     staticSummary: `fair shares of API team ${target.team}`,
-  });
+  };
+}
+
+function governorUpdate<Ret, Arg>(target: GovernorTarget, update: UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
+  const start = new WithStartWorkflowOperation(GOVERNOR_WORKFLOW_TYPE, { ...governorStart(target), workflowIdConflictPolicy: 'USE_EXISTING' });
   return target.client.workflow.executeUpdateWithStart(update, { args: [arg], startWorkflowOperation: start });
+}
+
+/**
+ * Joins the line (or says "still here") without waiting for an answer: the governor signals
+ * `req.notify` (shareGrantedSignal) when it grants the share, at once if it is free.
+ */
+export async function askShare(target: GovernorTarget, req: Omit<AcquireRequest, 'concurrency'> & { notify: string }): Promise<void> {
+  await target.client.workflow.signalWithStart(GOVERNOR_WORKFLOW_TYPE, { ...governorStart(target), signal: askShareSignal, signalArgs: [{ ...req, concurrency: target.concurrency }] });
 }
 
 /** Joins the line (or says "still here"): granted, or the place in line. */

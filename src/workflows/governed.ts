@@ -12,20 +12,18 @@ import { DEFAULT_TENANT } from './tenant.js';
 export const TEAM_GOVERNOR = 'team-governor';
 
 /**
- * Patch id: the run asks once and waits for the governor's notice (a signal) instead of an
- * activity that reads the governor every second while it waits.
+ * Patch id: the run asks by signal and waits for the governor's notice (a signal) instead of an
+ * activity that asks by update and reads the governor every second while it waits.
  */
 export const GRANT_NOTICES = 'governor-grant-notices';
 
 /** Asked for when the job names no maxConcurrency: the governor grants at most the fair share and what is free. */
 const WANT_ALL = 10_000;
 /**
- * A waiting run asks again this often: well within the governor's NOTIFIED_WAITER_TTL_MS (10 min)
- * when the governor sends notices, within WAITER_TTL_MS (60 s) when it does not (a governor whose
- * history began before notices). Asking again also finds a grant whose notice was lost.
+ * A waiting run asks again this often, well within the governor's NOTIFIED_WAITER_TTL_MS (10 min):
+ * the governor answers a repeated ask of a granted share with the notice again.
  */
-const REASK_NOTIFIED_MS = 4 * 60_000;
-const REASK_MS = 20_000;
+const REASK_MS = 4 * 60_000;
 
 /** Grants the governor told this run of, by lease key (a workflow module's state is its run's own). */
 const notices = new Map<string, number>();
@@ -43,9 +41,8 @@ async function waitForShare(pipeline: PipelineRuntime, ask: Parameters<typeof as
   const release = () => reads.releaseTeamShare.executeWithOptions({ summary: `leave the line ${ask.key}` }, [{ ...(ask.teamConcurrency !== undefined ? { teamConcurrency: ask.teamConcurrency } : {}), key: ask.key }]);
   try {
     for (;;) {
-      const grant = await asks.askTeamShare.executeWithOptions({ summary: `team share for ${ask.key.slice(pipeline.workflowId().length + 1)} (tenant ${ask.tenant})` }, [ask]);
-      if (grant.granted) return grant.share;
-      if (await condition(() => notices.has(ask.key), grant.notifies ? REASK_NOTIFIED_MS : REASK_MS)) return notices.get(ask.key) as number;
+      await asks.askTeamShare.executeWithOptions({ summary: `team share for ${ask.key.slice(pipeline.workflowId().length + 1)} (tenant ${ask.tenant})` }, [ask]);
+      if (await condition(() => notices.has(ask.key), REASK_MS)) return notices.get(ask.key) as number;
     }
   } catch (err) {
     // Cancelled (or failed) while in line: leave it; a grant made meanwhile is given back.

@@ -33,5 +33,11 @@ export interface ShareNotice {
   share: number;
   expiresAt: number;
 }
+/**
+ * A run's ask (signal-with-start): joins the line, or says "still here". Signals, unlike updates,
+ * have no cap in flight and many are handled in one workflow task: a fleet's asks arrive
+ * together. The answer comes as shareGrantedSignal to `notify`, at once when the share is free.
+ */
+export const askShareSignal = signal<[AcquireRequest & { notify: string }]>('webdataAskShare');
 /** Sent by the governor to the run: the share of lease `key` is granted. */
 export const shareGrantedSignal = signal<[ShareNotice]>('webdataShareGranted');

@@ -61,8 +61,6 @@ export interface GovernorState {
   expired: number;
   /** Keeps headroom() for arriving tenants; false on governors replaying a history from before it. */
   newcomerHeadroom?: boolean;
-  /** Tells waiters of their grants (request.notify); false on governors replaying a history from before it. */
-  notices?: boolean;
 }
 
 export interface AcquireRequest {
@@ -75,14 +73,39 @@ export interface AcquireRequest {
   /** The caller's governor.overcommit; absent (older callers): 1. */
   overcommit?: number;
   ttlMs?: number;
-  /** The asking run's workflow id: signalled (shareGranted) when the share is granted later. */
+  /** The asking run's workflow id (an ask by signal): signalled (shareGranted) when the share is granted. */
   notify?: string;
 }
 
-/** `notifies`: this governor will signal the run when it grants (request.notify was kept). */
-export type Grant =
-  | { granted: true; key: string; share: number; expiresAt: number }
-  | { granted: false; position: number; pausedUntil: number; notifies?: boolean };
+export type Grant = { granted: true; key: string; share: number; expiresAt: number } | { granted: false; position: number; pausedUntil: number };
+
+const KEY = /^[A-Za-z0-9._/:#-]{1,300}$/;
+const TENANT = /^[A-Za-z0-9._-]{1,64}$/;
+
+function checkKey(name: string, key: unknown): void {
+  if (typeof key !== 'string' || !KEY.test(key)) throw new Error(`${name}: must be 1-300 letters, digits or ._/:#-`);
+}
+
+export function checkCount(name: string, value: unknown): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new Error(`${name}: must be a whole number, 1 or more`);
+}
+
+export function checkLeaseKey(key: unknown): void {
+  checkKey('key', key);
+}
+
+/** Throws one line naming the field and the rule: the governor's validator, and the asking activity's check before it signals. */
+export function checkAcquireRequest(req: AcquireRequest | undefined): void {
+  checkKey('key', req?.key);
+  if (typeof req?.tenant !== 'string' || !TENANT.test(req.tenant)) throw new Error('tenant: must be 1-64 letters, digits, dot, dash or underscore');
+  checkCount('want', req.want);
+  checkCount('concurrency', req.concurrency);
+  if (req.overcommit !== undefined && !(typeof req.overcommit === 'number' && req.overcommit >= 1 && req.overcommit <= MAX_OVERCOMMIT)) {
+    throw new Error(`overcommit: must be a number from 1 to ${MAX_OVERCOMMIT}`);
+  }
+  if (req.ttlMs !== undefined) checkCount('ttlMs', req.ttlMs);
+  if (req.notify !== undefined) checkKey('notify', req.notify);
+}
 
 export interface GovernorStatus {
   team: string;
@@ -98,7 +121,7 @@ export interface GovernorStatus {
 }
 
 export function newGovernor(team: string, concurrency: number): GovernorState {
-  return { team, concurrency: Math.max(1, concurrency), leases: {}, waiting: {}, arrivals: {}, pausedUntil: 0, expired: 0, newcomerHeadroom: true, notices: true };
+  return { team, concurrency: Math.max(1, concurrency), leases: {}, waiting: {}, arrivals: {}, pausedUntil: 0, expired: 0, newcomerHeadroom: true };
 }
 
 function held(state: GovernorState, tenant: string): number {
@@ -181,7 +204,7 @@ export function request(state: GovernorState, req: AcquireRequest, now: number):
     return;
   }
   state.arrivals[req.tenant] ??= now;
-  const notify = state.notices && req.notify !== undefined ? { notify: req.notify } : {};
+  const notify = req.notify !== undefined ? { notify: req.notify } : {};
   const waiter = state.waiting[req.key];
   if (waiter) Object.assign(waiter, { seenAt: now }, notify);
   else state.waiting[req.key] = { tenant: req.tenant, want: Math.max(1, req.want), ttlMs, since: now, seenAt: now, ...notify };
@@ -221,8 +244,7 @@ export function answer(state: GovernorState, key: string): Grant {
   const lease = state.leases[key];
   if (lease) return { granted: true, key, share: lease.share, expiresAt: lease.expiresAt };
   const keys = Object.keys(state.waiting).sort((a, b) => state.waiting[a].since - state.waiting[b].since || a.localeCompare(b));
-  const notifies = state.waiting[key]?.notify !== undefined;
-  return { granted: false, position: keys.indexOf(key) + 1, pausedUntil: state.pausedUntil, ...(notifies ? { notifies } : {}) };
+  return { granted: false, position: keys.indexOf(key) + 1, pausedUntil: state.pausedUntil };
 }
 
 /** Extends a lease; a lease reclaimed meanwhile comes back (its job still runs on the service). */
