@@ -496,7 +496,13 @@ test(`fleet at scale (${profile.name}): every run completes with the clean run's
   const mapCharged = mapCharges.reduce((n, e) => n + e.credits, 0);
   const byReason = (entries: typeof stormLedger) => JSON.stringify(Object.fromEntries(
     [...new Set(entries.map((e) => e.reason))].map((r) => [r, entries.filter((e) => e.reason === r).reduce((n, e) => n + e.credits, 0)])));
-  assert.equal(charged - mapCharged, cleanTotal - cleanMap, `the service charged ${charged - mapCharged} credits besides map; clean runs of the same shapes: ${cleanTotal - cleanMap} (charged by reason: ${byReason(stormLedger)}; ${oddJobs(stormLedger, stormJobs)})`);
+  // Besides map, what the service charged is what the runs accounted for (each run's own pages:
+  // a limited crawl's may differ from its clean run's, see above), and differs from the clean
+  // runs' total only by the pages the runs stored besides theirs.
+  const runsSpent = checked.reduce((n, c) => n + c.result.credits.spent - (c.result.credits.byStage.map ?? 0), 0);
+  const pagesBeyondClean = checked.reduce((n, c) => n + c.urls.length - (clean.get(c.run.shape.name)?.urls.length ?? 0), 0);
+  assert.equal(charged - mapCharged, runsSpent, `the service charged ${charged - mapCharged} credits besides map; the runs accounted for ${runsSpent} (charged by reason: ${byReason(stormLedger)}; ${oddJobs(stormLedger, stormJobs)})`);
+  assert.equal(runsSpent, cleanTotal - cleanMap + pagesBeyondClean, `the runs spent ${runsSpent} credits besides map; clean runs of the same shapes ${cleanTotal - cleanMap}, and the runs stored ${pagesBeyondClean} pages more than those`);
   const disruptions = [...kills.map((k) => k.at), temporalRestart?.at ?? 0, storeRestart?.at ?? 0];
   const mapsPaidTwice = (mapCharged - cleanMap) / (mapCharges[0]?.credits ?? 1);
   const mapsBeforeDisruption = mapCharges.filter((e) => disruptions.some((d) => d >= e.at && d - e.at <= 60_000)).length;
