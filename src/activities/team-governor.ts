@@ -10,7 +10,7 @@ import { checkAcquireRequest } from '../workflows/team-governor-rules.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
 
-/** A waiting job of a run from before grant notices reads its answer this often (a query: no history in the governor). */
+/** A waiting job of a run from before asks by signal reads its answer this often (a query: no history in the governor). */
 const POLL_MS = 1_000;
 /** ...and says "still here" this often (an update), well within the governor's WAITER_TTL_MS. */
 const REASK_MS = 15_000;
@@ -32,7 +32,7 @@ export interface AcquireShareInput extends GovernedInput {
 }
 
 export interface AskShareInput extends AcquireShareInput {
-  /** The asking run's workflow id: the governor signals it (shareGranted) when it grants later. */
+  /** The asking run's workflow id: the governor signals it (shareGranted) when it grants the share. */
   notify: string;
 }
 
@@ -86,7 +86,7 @@ export function createTeamGovernorActivities(deps: ActivityDeps) {
     },
     /**
      * Waits in the governor's line until the job's share is granted (a retried attempt asks with
-     * the same key). Runs from before grant notices; new runs ask with askTeamShare.
+     * the same key). Runs from before asks by signal; new runs ask with askTeamShare.
      */
     async acquireTeamShare(input: AcquireShareInput): Promise<TeamLease> {
       const ctx = Context.current();

@@ -54,12 +54,12 @@ export const support = withRunPriority(proxyActivities<Activities>({
   retry: supportRetryPolicy,
 }));
 /**
- * Asking the team governor for a share: one quick update, retried for as long as it takes (a
- * fleet's burst of asks meets the server's cap of updates in flight per workflow).
+ * Asking the team governor for a share: one quick signal-with-start, retried for as long as it
+ * takes (a run in line has nothing better to do than ask again).
  */
 const { maximumAttempts: _readAttempts, ...untilAnswered } = readRetryPolicy;
 export const asks = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: untilAnswered }));
-/** Waiting in the team governor's line (input.governor; runs from before grant notices): as long as it takes, heartbeating, so a dead worker is noticed. */
+/** Waiting in the team governor's line (input.governor; runs from before asks by signal): as long as it takes, heartbeating, so a dead worker is noticed. */
 export const lines = withRunPriority(proxyActivities<Activities>({
   startToCloseTimeout: '1 day',
   heartbeatTimeout: '60 seconds',

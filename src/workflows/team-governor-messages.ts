@@ -13,11 +13,12 @@ export function governorWorkflowId(team: string): string {
 
 /**
  * Asks for a share (joins the line, or says "still here"); answers at once: granted, or the place
- * in line. It never waits inside the governor: the server admits only a few updates in flight per
+ * in line, and tells nothing later. Runs from before asks by signal (askShareSignal) and tools.
+ * It never waits inside the governor: the server admits only a few updates in flight per
  * workflow (10 by default), and a fleet's waiting jobs are many more.
  */
 export const acquireShareUpdate = update<Grant, [AcquireRequest]>('acquireShare');
-/** A key's answer now (granted or its place in line), for a waiting job's polls (runs from before grant notices): no history written. */
+/** A key's answer now (granted or its place in line), for a waiting job's polls (runs from before asks by signal): no history written. */
 export const shareQuery = query<Grant, [{ key: string }]>('shareGrant');
 /** Keeps a lease while its job runs; false: it had expired and was taken back in. */
 export const renewShareUpdate = update<boolean, [{ key: string; tenant: string; share: number }]>('renewShare');

@@ -14,8 +14,8 @@ export const MAX_OVERCOMMIT = 4;
 /** A waiter that stopped asking for this long is dropped (its run was cancelled or died). */
 export const WAITER_TTL_MS = 60_000;
 /**
- * ...unless the governor tells it of its grant (a notice signal to its run, `notify`): then its
- * run asks again this rarely, and a run that is gone shows when the notice fails (its lease is
+ * ...unless it asked by signal (`notify`): the governor tells its run of the grant, the run asks
+ * again only every few minutes, and a run that is gone shows when the notice fails (its lease is
  * given back at once), so its place in line is kept this long.
  */
 export const NOTIFIED_WAITER_TTL_MS = 10 * 60_000;
@@ -37,7 +37,7 @@ export interface Waiter {
   since: number;
   /** Last asked: a waiter not seen for WAITER_TTL_MS is dropped. */
   seenAt: number;
-  /** The workflow id of the run to signal when granted (a governor that sends notices). */
+  /** The workflow id of the run to signal when granted (it asked by signal). */
   notify?: string;
 }
 
