@@ -204,7 +204,7 @@ export async function tenantsBench(sizes: Sizes, log: (line: string) => void, cl
     }
   }
   printTable('Small tenants: where a run\'s time went', ['runs', 'before its job', 'in the line', 'job', 'after'], phaseRows, [
-    'From each run\'s history: before = start to its first share asked for (map, select); line = acquireTeamShare; job = first start to the follower\'s end (less later asks); after = collect and report.',
+    'From each run\'s history: before = start to its first share asked for (map, select); line = the first ask to the governor\'s notice (acquireTeamShare for runs from before); job = first start to the follower\'s end (less later asks); after = collect and report.',
     ...slowest,
   ]);
   const pps = (p: Phase) => p.pages / (p.wallMs / 1000);
