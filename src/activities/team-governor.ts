@@ -63,10 +63,9 @@ export function createTeamGovernorActivities(deps: ActivityDeps) {
     return { client: ctx.client, taskQueue: ctx.info.taskQueue, team: deps.client.teamId, concurrency: await concurrencyOf(input) };
   }
 
-  /** Refused by the governor's validator: asking again cannot help. */
-  function refused(err: unknown): never {
-    if (err instanceof WorkflowUpdateFailedError) throw ApplicationFailure.create({ message: `governor: ${err.cause?.message ?? err.message}`, type: 'validation', nonRetryable: true });
-    throw err;
+  /** A request the governor refuses (its validator, or the same check before a signal): asking again cannot help. */
+  function refused(message: string): never {
+    throw ApplicationFailure.create({ message: `governor: ${message}`, type: 'validation', nonRetryable: true });
   }
 
   return {
@@ -80,7 +79,7 @@ export function createTeamGovernorActivities(deps: ActivityDeps) {
       try {
         checkAcquireRequest({ ...req, concurrency: to.concurrency });
       } catch (err) {
-        throw ApplicationFailure.create({ message: `governor: ${(err as Error).message}`, type: 'validation', nonRetryable: true });
+        refused((err as Error).message);
       }
       await askShare(to, req);
     },
@@ -98,7 +97,7 @@ export function createTeamGovernorActivities(deps: ActivityDeps) {
           ctx.heartbeat();
           const ask = Date.now() - asked >= REASK_MS;
           const grant = await (ask ? acquireShare(to, { key: input.key, tenant: input.tenant, want: input.want, ttlMs: input.ttlMs, overcommit: input.overcommit }) : shareGrant(to, input.key)).catch((err: unknown) => {
-            if (err instanceof WorkflowUpdateFailedError) refused(err);
+            if (err instanceof WorkflowUpdateFailedError) refused(err.cause?.message ?? err.message);
             ctx.log.warn('governor: ask failed, asking again', { error: String(err) });
             return undefined;
           });

@@ -33,15 +33,15 @@ let listening = false;
  * Asks for the share of lease `key` and waits for it in the workflow: a timer and, when the
  * governor grants later, its notice. Cancelled while in line, the run leaves the line.
  */
-async function waitForShare(pipeline: PipelineRuntime, ask: Parameters<typeof asks.askTeamShare>[0]): Promise<number> {
+async function waitForShare(key: string, team: { teamConcurrency?: number }, ask: Parameters<typeof asks.askTeamShare>[0]): Promise<number> {
   if (!listening) {
     setHandler(shareGrantedSignal, ({ key, share }) => void notices.set(key, share));
     listening = true;
   }
-  const release = () => reads.releaseTeamShare.executeWithOptions({ summary: `leave the line ${ask.key}` }, [{ ...(ask.teamConcurrency !== undefined ? { teamConcurrency: ask.teamConcurrency } : {}), key: ask.key }]);
+  const release = () => reads.releaseTeamShare.executeWithOptions({ summary: `leave the line ${key}` }, [{ ...team, key: ask.key }]);
   try {
     for (;;) {
-      await asks.askTeamShare.executeWithOptions({ summary: `team share for ${ask.key.slice(pipeline.workflowId().length + 1)} (tenant ${ask.tenant})` }, [ask]);
+      await asks.askTeamShare.executeWithOptions({ summary: `team share for ${key} (tenant ${ask.tenant})` }, [ask]);
       if (await condition(() => notices.has(ask.key), REASK_MS)) return notices.get(ask.key) as number;
     }
   } catch (err) {
@@ -88,7 +88,7 @@ export async function withTeamShare<T>(
   const fullKey = `${pipeline.workflowId()}/${key}`;
   const ask = { ...team, tenant, key: fullKey, want: want ?? WANT_ALL, ttlMs: governor.leaseTtlMs, ...(governor.overcommit !== undefined ? { overcommit: governor.overcommit } : {}) };
   const lease = patched(GRANT_NOTICES)
-    ? { share: await waitForShare(pipeline, { ...ask, notify: pipeline.workflowId() }) }
+    ? { share: await waitForShare(key, team, { ...ask, notify: pipeline.workflowId() }) }
     : await lines.acquireTeamShare.executeWithOptions({ summary: `team share for ${key} (tenant ${tenant})` }, [ask]);
   const renewal = new CancellationScope();
   const renewing = renewal.run(async () => {

@@ -82,16 +82,12 @@ export type Grant = { granted: true; key: string; share: number; expiresAt: numb
 const KEY = /^[A-Za-z0-9._/:#-]{1,300}$/;
 const TENANT = /^[A-Za-z0-9._-]{1,64}$/;
 
-function checkKey(name: string, key: unknown): void {
+export function checkKey(name: string, key: unknown): void {
   if (typeof key !== 'string' || !KEY.test(key)) throw new Error(`${name}: must be 1-300 letters, digits or ._/:#-`);
 }
 
 export function checkCount(name: string, value: unknown): void {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new Error(`${name}: must be a whole number, 1 or more`);
-}
-
-export function checkLeaseKey(key: unknown): void {
-  checkKey('key', key);
 }
 
 /** Throws one line naming the field and the rule: the governor's validator, and the asking activity's check before it signals. */

@@ -5,7 +5,7 @@
 // Rules: team-governor-rules.ts.
 import { allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { acquireShareUpdate, askShareSignal, governorStatusQuery, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate, shareGrantedSignal, shareQuery } from './team-governor-messages.js';
-import { answer, checkAcquireRequest, checkCount, checkLeaseKey, grantAll, newGovernor, nextWake, pause, release, renew, request, status, type GovernorState } from './team-governor-rules.js';
+import { answer, checkAcquireRequest, checkCount, checkKey, grantAll, newGovernor, nextWake, pause, release, renew, request, status, type GovernorState } from './team-governor-rules.js';
 
 /** Governors whose history began before the newcomers' headroom grant as they did then. */
 const NEWCOMER_HEADROOM = 'governor-newcomer-headroom';
@@ -14,9 +14,9 @@ export async function webdataTeamGovernor(input: { team: string; concurrency: nu
   const state = carried ?? newGovernor(input.team, input.concurrency);
   state.newcomerHeadroom = patched(NEWCOMER_HEADROOM);
   // Grants whose run waits for a notice: sent by the main loop (a handler sends no command of its own).
-  const outbox: string[] = [];
+  const outbox = new Set<string>();
   const grant = () => {
-    for (const key of grantAll(state, Date.now())) if (state.leases[key]?.notify !== undefined) outbox.push(key);
+    for (const key of grantAll(state, Date.now())) if (state.leases[key]?.notify !== undefined) outbox.add(key);
   };
   // Set by every message: the main loop grants again and re-arms its timer.
   let changed = false;
@@ -30,7 +30,8 @@ export async function webdataTeamGovernor(input: { team: string; concurrency: nu
   // `notify`, so a history from before them sends nothing here. A notice that fails found its
   // run closed: the lease comes back.
   const sendNotices = async () => {
-    const keys = outbox.splice(0);
+    const keys = [...outbox];
+    outbox.clear();
     await Promise.all(keys.map(async (key) => {
       const lease = state.leases[key];
       if (!lease?.notify) return;
@@ -63,17 +64,17 @@ export async function webdataTeamGovernor(input: { team: string; concurrency: nu
     request(state, req, Date.now());
     touch();
     // Held already (asked again after a continue-as-new, or a notice lost): told again.
-    if (state.leases[req.key] && !outbox.includes(req.key)) outbox.push(req.key);
+    if (state.leases[req.key]) outbox.add(req.key);
   });
   setHandler(renewShareUpdate, ({ key, tenant, share }) => {
     const kept = renew(state, key, tenant, share, Date.now());
     touch();
     return kept;
-  }, { validator: (arg) => { checkLeaseKey(arg?.key); checkCount('share', arg.share); } });
+  }, { validator: (arg) => { checkKey('key', arg?.key); checkCount('share', arg.share); } });
   setHandler(releaseShareUpdate, ({ key }) => {
     release(state, key);
     touch();
-  }, { validator: (arg) => checkLeaseKey(arg?.key) });
+  }, { validator: (arg) => checkKey('key', arg?.key) });
   setHandler(pauseTeamUpdate, ({ until }) => {
     pause(state, until);
     touch();
@@ -84,7 +85,7 @@ export async function webdataTeamGovernor(input: { team: string; concurrency: nu
   while (!workflowInfo().continueAsNewSuggested) {
     changed = false;
     grant();
-    if (outbox.length > 0) {
+    if (outbox.size > 0) {
       await sendNotices();
       continue;
     }
@@ -97,7 +98,7 @@ export async function webdataTeamGovernor(input: { team: string; concurrency: nu
   // Every grant told first: a notice sent now reaches the run faster than its next ask.
   for (;;) {
     await condition(allHandlersFinished);
-    if (outbox.length === 0) break;
+    if (outbox.size === 0) break;
     await sendNotices();
   }
   await continueAsNew<typeof webdataTeamGovernor>(input, state);
