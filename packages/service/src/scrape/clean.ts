@@ -16,7 +16,7 @@ export interface ContentOptions {
   removeBase64Images: boolean;
 }
 
-const NON_CONTENT = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'canvas', 'link', 'meta', 'base']);
+export const NON_CONTENT: ReadonlySet<string> = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'canvas', 'link', 'meta', 'base']);
 /** Attributes holding a URL, per element. */
 const URL_ATTRIBUTES: Record<string, string[]> = {
   a: ['href'], area: ['href'], img: ['src'], source: ['src'], video: ['src', 'poster'], audio: ['src'], track: ['src'], form: ['action'],
@@ -66,8 +66,26 @@ function hasRow(table: Element): boolean {
 }
 
 /**
+ * An element's attributes as the content keeps them: URLs absolute, and data: images the
+ * placeholder when asked. Returns `attribs` itself when nothing applies, else a changed copy.
+ */
+export function finishedAttributes(name: string, attribs: Record<string, string>, base: string, removeBase64Images: boolean): Record<string, string> {
+  const urlAttributes = URL_ATTRIBUTES[name];
+  const image = name === 'img' || name === 'source';
+  if (!urlAttributes && !image) return attribs;
+  const out = { ...attribs };
+  for (const attr of urlAttributes ?? []) if (out[attr] !== undefined) out[attr] = resolve(out[attr], base);
+  if (image && out.srcset !== undefined) {
+    if (removeBase64Images && name === 'img' && /data:/i.test(out.srcset)) delete out.srcset;
+    else out.srcset = resolveSrcset(out.srcset, base);
+  }
+  if (removeBase64Images && name === 'img' && /^\s*data:/i.test(out.src ?? '')) out.src = BASE64_IMAGE_PLACEHOLDER;
+  return out;
+}
+
+/**
  * Final pass over the content: row-less tables go (they carry nothing, and make empty markdown
- * tables), URLs become absolute, and data: images become the placeholder when asked.
+ * tables), and attributes are finished (finishedAttributes).
  */
 function finish(root: ParentNode, base: string, removeBase64Images: boolean): void {
   eachElement(root, (el) => {
@@ -75,13 +93,7 @@ function finish(root: ParentNode, base: string, removeBase64Images: boolean): vo
       removeNode(el);
       return false;
     }
-    const attribs = el.attribs;
-    for (const attr of URL_ATTRIBUTES[el.name] ?? []) if (attribs[attr] !== undefined) attribs[attr] = resolve(attribs[attr], base);
-    if ((el.name === 'img' || el.name === 'source') && attribs.srcset !== undefined) {
-      if (removeBase64Images && el.name === 'img' && /data:/i.test(attribs.srcset)) delete attribs.srcset;
-      else attribs.srcset = resolveSrcset(attribs.srcset, base);
-    }
-    if (removeBase64Images && el.name === 'img' && /^\s*data:/i.test(attribs.src ?? '')) attribs.src = BASE64_IMAGE_PLACEHOLDER;
+    el.attribs = finishedAttributes(el.name, el.attribs, base, removeBase64Images);
   });
 }
 
@@ -129,12 +141,12 @@ export function html(root: Cheerio<AnyNode>): string {
 
 // Form controls and drawings carry no readable content; the engines also disagreed on where an
 // SVG's text goes.
-const NOT_READ = new Set(['button', 'input', 'select', 'textarea', 'svg']);
+export const NOT_READ: ReadonlySet<string> = new Set(['button', 'input', 'select', 'textarea', 'svg']);
 /**
  * Elements mdream keeps as raw HTML, renamed to the ones whose text they read as. Done here, on
  * the tree, because mdream's native engine only aliases unknown tags.
  */
-const READ_AS: Record<string, string> = {
+export const READ_AS: Readonly<Record<string, string>> = {
   dl: 'div', dt: 'p', dd: 'p', details: 'div', summary: 'p', sub: 'span', sup: 'span', mark: 'span',
   // Read as paragraphs; mdream runs a legend into the next label, and its engines space fieldsets differently.
   fieldset: 'div', legend: 'p',

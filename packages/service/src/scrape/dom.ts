@@ -35,24 +35,31 @@ export function removeNode(node: AnyNode): void {
   node.prev = node.next = node.parent = null;
 }
 
-/** What metadata and links read from a page, gathered in one walk. */
-export interface PageScan {
-  /** The first <html>, <body>, <title> and <base href>. */
-  html: Element | null;
-  body: Element | null;
-  title: Element | null;
-  base: Element | null;
-  metas: Element[];
-  /** <link href> elements. */
-  linkTags: Element[];
-  /** <a href> and <area href> elements. */
-  anchors: Element[];
-  /** <img src> elements. */
-  images: Element[];
+/** An element as metadata and links read it: its name and attributes. */
+export interface Tag {
+  name: string;
+  attribs: Record<string, string>;
 }
 
-export function scanPage(root: ParentNode): PageScan {
-  const scan: PageScan = { html: null, body: null, title: null, base: null, metas: [], linkTags: [], anchors: [], images: [] };
+/** What metadata and links read from a page, gathered in one walk (one-pass.ts gathers the same while it parses). */
+export interface PageScan {
+  /** The first <html> and <base href>, and the text of the first <title>. */
+  html: Tag | null;
+  title: string | null;
+  base: Tag | null;
+  metas: Tag[];
+  /** <link href> elements. */
+  linkTags: Tag[];
+  /** <a href> and <area href> elements. */
+  anchors: Tag[];
+  /** <img src> elements. */
+  images: Tag[];
+}
+
+/** The scan of a parsed page, with its first <body> (where content is looked for). */
+export function scanPage(root: ParentNode): PageScan & { body: Element | null } {
+  let title: Element | null = null;
+  const scan: PageScan & { body: Element | null } = { html: null, body: null, title: null, base: null, metas: [], linkTags: [], anchors: [], images: [] };
   eachElement(root, (el) => {
     const attribs = el.attribs;
     switch (el.name) {
@@ -60,12 +67,13 @@ export function scanPage(root: ParentNode): PageScan {
       case 'img': if (attribs.src !== undefined) scan.images.push(el); break;
       case 'link': if (attribs.href !== undefined) scan.linkTags.push(el); break;
       case 'meta': scan.metas.push(el); break;
-      case 'title': scan.title ??= el; break;
+      case 'title': title ??= el; break;
       case 'base': if (attribs.href !== undefined) scan.base ??= el; break;
       case 'html': scan.html ??= el; break;
       case 'body': scan.body ??= el; break;
     }
   });
+  scan.title = title ? textOf(title) : null;
   return scan;
 }
 

@@ -1,7 +1,8 @@
-// One HTML page → its content for the page document. The page is parsed once (cheerio over
-// htmlparser2, about a third of parse5's CPU): metadata and links are read first in one walk,
-// then the same tree is cleaned for the html format, and its serialization (without form
-// controls) is what the markdown is made from. Pure and synchronous, so it runs as well in a
+// One HTML page → its content for the page document. Most pages go through one-pass.ts (one
+// parse, no tree). The rest, and the html format, take the tree path: the page is parsed once
+// (cheerio over htmlparser2, about a third of parse5's CPU), metadata and links are read first in
+// one walk, then the same tree is cleaned for the html format, and its serialization (without
+// form controls) is what the markdown is made from. Pure and synchronous, so it runs as well in a
 // conversion worker thread as in the event loop.
 import { load } from 'cheerio';
 import { contentRoot, prepareForMarkdown, html as serialize } from './clean.js';
@@ -10,6 +11,7 @@ import { collectLinks, documentBase } from './links.js';
 import { htmlToMarkdown } from './markdown.js';
 import { markdownEngine, type MarkdownEngine } from './markdown-engine.js';
 import { extractMetadata } from './metadata.js';
+import { convertInOnePass } from './one-pass.js';
 import type { NormalizedOptions } from './options.js';
 
 export interface HtmlContent {
@@ -35,6 +37,11 @@ const HTML_PARSER = { xml: { xmlMode: false, decodeEntities: true } };
 
 /** `engine`: the process's own unless given (the engine comparison converts with each). */
 export function convertHtml(rawHtml: string, pageUrl: string, options: HtmlOptions, engine: MarkdownEngine = markdownEngine): HtmlContent {
+  return convertInOnePass(rawHtml, pageUrl, options, engine) ?? convertOnTree(rawHtml, pageUrl, options, engine);
+}
+
+/** The tree path, for every page and option (one-pass.ts must give the same where it answers). */
+export function convertOnTree(rawHtml: string, pageUrl: string, options: HtmlOptions, engine: MarkdownEngine = markdownEngine): HtmlContent {
   const $ = load(rawHtml, HTML_PARSER);
   const scan = scanPage($.root()[0]);
   const base = documentBase(scan, pageUrl);

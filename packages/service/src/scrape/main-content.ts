@@ -16,7 +16,8 @@ const BOILERPLATE_CLASSES = new Set([
 ]);
 const BOILERPLATE_IDS = new Set(['breadcrumbs', 'sidebar', 'cookie-banner', 'header', 'footer']);
 
-function isBoilerplate(el: Element): boolean {
+/** Navigation, sidebars, share and cookie blocks and the like, by tag, role, class or id. */
+export function isBoilerplate(el: { name: string; attribs: Record<string, string> }): boolean {
   const { role, id, class: classes } = el.attribs;
   if (BOILERPLATE_TAGS.has(el.name) || (role !== undefined && BOILERPLATE_ROLES.has(role))) return true;
   if (id !== undefined && BOILERPLATE_IDS.has(id)) return true;

@@ -1,6 +1,6 @@
 // Page metadata from <head>: the named members of the page document (title, description,
 // language, keywords, og*), and every other <meta name|property> under its own key as a string.
-import { textOf, type PageScan } from './dom.js';
+import type { PageScan } from './dom.js';
 
 /** og:* properties with a camelCase member of their own. */
 const OG_KEYS: Record<string, string> = {
@@ -17,7 +17,7 @@ const OG_KEYS: Record<string, string> = {
 
 export function extractMetadata(scan: PageScan, baseUrl: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const title = scan.title ? textOf(scan.title).trim() : '';
+  const title = scan.title?.trim() ?? '';
   if (title) out.title = title;
   const language = scan.html?.attribs.lang?.trim();
   if (language) out.language = language;

@@ -1,0 +1,117 @@
+// The one-pass conversion (one-pass.ts) answers exactly as the tree path (html.ts convertOnTree)
+// or not at all: on every markdown fixture, every page of the demo site and a set of edge cases,
+// under several option sets, its markdown, links, images, discovered URLs and metadata equal the
+// tree path's. It must also answer the pages it was built for (landmark pages, the rich 15 KB
+// page, the demo site), or it would be a slower no-op.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { normalizeOptions } from '../src/scrape/index.js';
+import { convertOnTree, type HtmlContent } from '../src/scrape/html.js';
+import { convertInOnePass } from '../src/scrape/one-pass.js';
+import { startDemoSite, type DemoSite } from '../src/demo-site/index.js';
+
+const DIR = new URL('./fixtures/markdown/', import.meta.url);
+const PAGE = 'http://127.0.0.1:9/docs/page';
+const opts = (raw: Record<string, unknown>) => normalizeOptions(raw, { timeoutMs: 1000, maxAgeMs: 0 });
+const OPTION_SETS = {
+  markdown: opts({ formats: ['markdown'] }),
+  'markdown, links and images': opts({ formats: ['markdown', 'links', 'images'] }),
+  'whole body': opts({ formats: ['markdown'], onlyMainContent: false }),
+  'base64 images kept': opts({ formats: ['markdown'], removeBase64Images: false }),
+  'links only': opts({ formats: ['links'] }),
+};
+
+/** Compares both paths on one page under every option set; returns the sets the one pass answered. */
+function compare(name: string, html: string, url = PAGE): string[] {
+  const answered: string[] = [];
+  for (const [set, options] of Object.entries(OPTION_SETS)) {
+    const fast = convertInOnePass(html, url, options);
+    if (!fast) continue;
+    const tree: HtmlContent = convertOnTree(html, url, options);
+    assert.deepEqual(fast, tree, `${name}, ${set}`);
+    answered.push(set);
+  }
+  return answered;
+}
+
+const p = (n: number) => `<p>Paragraph ${n} with enough words, and commas, to be read as content by anyone.</p>`;
+const page = (body: string, head = '<title>T</title>') => `<!doctype html><html lang="en"><head>${head}</head><body>${body}</body></html>`;
+
+/** name → [html, whether the one pass must answer its markdown]. */
+const CASES: Record<string, [string, boolean]> = {
+  'main with boilerplate': [page(`<nav><a href="/n">N</a></nav><main><header>Top</header><div class="sidebar">S</div>${p(1)}<div role="navigation">R</div><footer>F</footer></main><footer>Page footer</footer>`), true],
+  'header kept inside an article inside main': [page(`<main><article><header><h1>A</h1></header>${p(1)}<footer>by me</footer></article><header>gone</header></main>`), true],
+  'main inside an article keeps its header': [page(`<article><main><header>kept</header>${p(1)}</main></article>`), true],
+  'row-less tables go, tables with rows stay': [page(`<main>${p(1)}<table><caption>none</caption></table><table><tr><td>a</td><td>b</td></tr></table><table><tbody><tr><td><table></table>x</td></tr></tbody></table></main>`), true],
+  'a row inside a form control keeps its table': [page(`<main>${p(1)}<table><thead><th>h</th></thead><button><tr><td>in button</td></tr></button></table></main>`), true],
+  'form controls and drawings go, odd elements are renamed': [page(`<main>${p(1)}<form><fieldset><legend>L</legend><label>Name <input name="n" value="v"></label><select><option>o</option></select><textarea>t</textarea><button>b</button></fieldset></form><svg><text>svg text</text></svg><dl><dt>term</dt><dd>def</dd></dl><details><summary>more</summary>hidden</details>H<sub>2</sub>O <sup>3</sup> <mark>m</mark></main>`), true],
+  'entities, raw characters and whitespace': [page(`<main><p>a &amp;lt; b &lt;c&gt; &quot;q&quot; caf&eacute; &nbsp; x&#x1F600;y &copy;</p><pre><code>if (a &lt; b &amp;&amp; c > d) {\n  return "&amp;";\n}\n</code></pre><p title="a &quot;b&quot; &amp; c">t</p></main>`), true],
+  'URLs resolved, data images replaced': [page(`<main>${p(1)}<a href="../up">up</a> <a href="#frag">f</a> <a href="mailto:x@y.z">m</a> <img src="i.png" alt="i"> <img src="data:image/png;base64,AAAA" alt="d"> <img srcset="a.png 1x, data:image/png;base64,BB 2x" src="b.png"><picture><source srcset="s1.webp 1x, s2.webp 2x"><img src="p.png"></picture><video src="v.mp4" poster="p.jpg"></video></main>`), true],
+  'base before the body': [page(`<main>${p(1)}<a href="rel">r</a><img src="img.png"></main>`, '<title>T</title><base href="http://other.test/sub/">'), true],
+  'comments, templates, scripts and noscript links': [page(`<main>${p(1)}<!-- c --><template><p>tpl</p></template><script>var a = "<p>";</script><style>p{}</style><noscript><a href="/ns">ns</a></noscript><iframe src="/f"></iframe>a<!-- x -->b</main>`), true],
+  'void elements, empty attributes, directives': [page(`<main>${p(1)}line<br>two<hr><p hidden>h</p><input disabled><img src="x.png" alt=""><?php echo 1 ?><wbr>end</main>`), true],
+  'main without text, one article': [page(`<main> <!-- empty --> </main><article><h1>Art</h1>${p(1)}</article>`), true],
+  'role=main on a div, a later main ignored': [page(`<div role="main"><h2>D</h2>${p(1)}</div><main>${p(2)}</main>`), true],
+  'article with role=main': [page(`<article role="main"><header>kept</header>${p(1)}</article>`), true],
+  'implied end tags and stray closers': [page(`<main><p>one<p>two<ul><li>a<li>b</ul></div></span><table><tr><td>c<td>d</table>${p(1)}</main>`), true],
+  'unclosed main at the end': [`<html><body><main><h1>Open</h1>${p(1)}<div>unclosed`, true],
+  'title with entities, metadata': [page(`<main>${p(1)}</main>`, '<title> A &amp; B </title><meta name="description" content="d"><meta property="og:title" content="og"><meta name="x" content="1"><meta name="x" content="2"><link rel="icon" href="/fav.ico"><link rel="canonical" href="/canon"><link rel="alternate" hreflang="de" href="/de">'), true],
+  'the whole body': [page(`<nav><a href="/n">N</a></nav><div>${p(1)}</div><footer>F</footer>`), false],
+  // Declined: the tree path answers (and the comparison checks nothing for them).
+  'no landmark (densest block)': [page(`<div>${p(1)}${p(2)}</div><div class="sidebar">s</div>`), false],
+  'two articles': [page(`<article>${p(1)}</article><article>${p(2)}</article>`), false],
+  'no body': [`<main>${p(1)}</main>`, false],
+  'a base after the content starts': [page(`<main>${p(1)}<base href="http://late.test/"><a href="x">x</a></main>`), false],
+  'MathML': [page(`<main>${p(1)}<math><mi>x</mi><mo>=</mo><mn>1</mn></math></main>`), false],
+};
+
+describe('one-pass conversion', () => {
+  let site: DemoSite;
+  before(async () => {
+    site = await startDemoSite({ pages: 40 });
+  });
+  after(() => site.close());
+
+  it('equals the tree path on every edge case, and answers the ones it is built for', () => {
+    for (const [name, [html, answers]] of Object.entries(CASES)) {
+      const answered = compare(name, html);
+      assert.ok(answered.includes('links only'), `${name}: links and metadata need no tree`);
+      if (name === 'the whole body') assert.deepEqual(answered, ['whole body', 'links only'], name);
+      else assert.equal(answered.includes('markdown'), answers, `${name}: answered ${answered.join(', ')}`);
+    }
+    const html = { ...OPTION_SETS.markdown, formats: new Set([...OPTION_SETS.markdown.formats, 'html']) } as typeof OPTION_SETS.markdown;
+    assert.equal(convertInOnePass(CASES['main with boilerplate'][0], PAGE, html), null, 'the html format takes the tree path');
+  });
+
+  it('equals the tree path on every markdown fixture', () => {
+    const files = readdirSync(DIR).filter((f) => f.endsWith('.html')).sort();
+    const answered = files.filter((file) => compare(file, readFileSync(new URL(file, DIR), 'utf8')).includes('markdown'));
+    assert.ok(answered.includes('rich-15kb.html') && answered.includes('article.html'), `answered: ${answered.join(', ')}`);
+  });
+
+  it('equals the tree path on every page of the demo site', async () => {
+    const seen = new Set<string>([`${site.url}/`]);
+    const queue = [`${site.url}/`];
+    let pages = 0;
+    let answered = 0;
+    while (queue.length > 0) {
+      const url = queue.shift()!;
+      const res = await fetch(url);
+      const text = await res.text();
+      if (!(res.headers.get('content-type') ?? '').startsWith('text/html')) continue;
+      pages++;
+      if (compare(url, text, url).includes('markdown')) answered++;
+      for (const link of convertOnTree(text, url, OPTION_SETS['links only']).links) {
+        const next = new URL(link);
+        next.hash = '';
+        if (next.origin === site.url && !seen.has(next.href) && !/\/(slow|big)/.test(next.pathname)) {
+          seen.add(next.href);
+          queue.push(next.href);
+        }
+      }
+    }
+    assert.ok(pages >= 40, `pages: ${pages}`);
+    assert.ok(answered >= pages * 0.9, `answered in one pass: ${answered} of ${pages}`);
+  });
+});
