@@ -12,6 +12,10 @@
 //   node --import tsx bench/service-throughput.ts [--pages=1000] [--rich-pages=1000] [--runs=3] [--concurrency=1,4,16]
 //   (or BENCH_PAGES, BENCH_RICH_PAGES, BENCH_RUNS, BENCH_CONCURRENCY; BENCH_TIMEOUT_S bounds the
 //   whole run)
+// First: on Node 20 npm leaves out mdream's platform package (its `engines` asks for 22), so point
+// mdream at the binding scripts/ensure-native-mdream.sh cached, and measure the engine a Node 22
+// install runs. The engine line below says which one ran.
+import '../packages/service/test/native-mdream.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -117,7 +121,7 @@ function richPage(n: number, total: number): string {
   return parts.join('\n');
 }
 
-async function startRichSite(total: number): Promise<{ url: string; pageBytes: number; close: () => Promise<void> }> {
+export async function startRichSite(total: number): Promise<{ url: string; pageBytes: number; close: () => Promise<void> }> {
   const pages = Array.from({ length: total }, (_, i) => Buffer.from(richPage(i + 1, total)));
   const list = Array.from({ length: total }, (_, i) => `<li><a href="/p/${i + 1}">Rich page ${i + 1}</a></li>`).join('');
   const home = Buffer.from(`<!doctype html><html><head><title>Rich site</title></head><body><main><h1>Rich site</h1><ul>${list}</ul></main></body></html>`);

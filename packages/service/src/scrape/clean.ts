@@ -6,6 +6,7 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode, Element, ParentNode } from 'domhandler';
 import { HttpError } from '../core/http-error.js';
 import { eachElement, isElement, removeNode } from './dom.js';
+import type { PageUrls } from './links.js';
 import { selectMainContent } from './main-content.js';
 import { BASE64_IMAGE_PLACEHOLDER } from './text.js';
 
@@ -35,22 +36,18 @@ function removeNonContent(root: ParentNode): void {
   walk(root);
 }
 
-function resolve(value: string, base: string): string {
+function resolve(value: string, urls: PageUrls): string {
   const trimmed = value.trim();
   if (/^(data|javascript|mailto|tel):/i.test(trimmed)) return value;
-  try {
-    return new URL(trimmed, base).href;
-  } catch {
-    return value;
-  }
+  return urls.href(trimmed) ?? value;
 }
 
-function resolveSrcset(srcset: string, base: string): string {
+function resolveSrcset(srcset: string, urls: PageUrls): string {
   return srcset
     .split(',')
     .map((part) => {
       const [url, ...descriptor] = part.trim().split(/\s+/);
-      return url ? [resolve(url, base), ...descriptor].join(' ') : '';
+      return url ? [resolve(url, urls), ...descriptor].join(' ') : '';
     })
     .filter(Boolean)
     .join(', ');
@@ -69,15 +66,15 @@ function hasRow(table: Element): boolean {
  * An element's attributes as the content keeps them: URLs absolute, and data: images the
  * placeholder when asked. Returns `attribs` itself when nothing applies, else a changed copy.
  */
-export function finishedAttributes(name: string, attribs: Record<string, string>, base: string, removeBase64Images: boolean): Record<string, string> {
+export function finishedAttributes(name: string, attribs: Record<string, string>, urls: PageUrls, removeBase64Images: boolean): Record<string, string> {
   const urlAttributes = URL_ATTRIBUTES[name];
   const image = name === 'img' || name === 'source';
   if (!urlAttributes && !image) return attribs;
   const out = { ...attribs };
-  for (const attr of urlAttributes ?? []) if (out[attr] !== undefined) out[attr] = resolve(out[attr], base);
+  for (const attr of urlAttributes ?? []) if (out[attr] !== undefined) out[attr] = resolve(out[attr], urls);
   if (image && out.srcset !== undefined) {
     if (removeBase64Images && name === 'img' && /data:/i.test(out.srcset)) delete out.srcset;
-    else out.srcset = resolveSrcset(out.srcset, base);
+    else out.srcset = resolveSrcset(out.srcset, urls);
   }
   if (removeBase64Images && name === 'img' && /^\s*data:/i.test(out.src ?? '')) out.src = BASE64_IMAGE_PLACEHOLDER;
   return out;
@@ -87,13 +84,13 @@ export function finishedAttributes(name: string, attribs: Record<string, string>
  * Final pass over the content: row-less tables go (they carry nothing, and make empty markdown
  * tables), and attributes are finished (finishedAttributes).
  */
-function finish(root: ParentNode, base: string, removeBase64Images: boolean): void {
+function finish(root: ParentNode, urls: PageUrls, removeBase64Images: boolean): void {
   eachElement(root, (el) => {
     if (el.name === 'table' && !hasRow(el)) {
       removeNode(el);
       return false;
     }
-    el.attribs = finishedAttributes(el.name, el.attribs, base, removeBase64Images);
+    el.attribs = finishedAttributes(el.name, el.attribs, urls, removeBase64Images);
   });
 }
 
@@ -119,7 +116,7 @@ function included($: CheerioAPI, body: Cheerio<Element>, selectors: string[]): E
 }
 
 /** The cleaned content for the `html` format (and the markdown conversion); serialize with html(). */
-export function contentRoot($: CheerioAPI, body: Element | null, base: string, options: ContentOptions): Cheerio<AnyNode> {
+export function contentRoot($: CheerioAPI, body: Element | null, urls: PageUrls, options: ContentOptions): Cheerio<AnyNode> {
   removeNonContent($.root()[0]);
   const top: Cheerio<Element> = body ? $(body) : ($.root() as unknown as Cheerio<Element>);
   for (const selector of options.excludeTags) select(top, selector, 'excludeTags').remove();
@@ -131,7 +128,7 @@ export function contentRoot($: CheerioAPI, body: Element | null, base: string, o
   } else {
     root = options.onlyMainContent ? selectMainContent($, top) : top;
   }
-  for (const node of root.toArray()) if ('children' in node) finish(node, base, options.removeBase64Images);
+  for (const node of root.toArray()) if ('children' in node) finish(node, urls, options.removeBase64Images);
   return root;
 }
 

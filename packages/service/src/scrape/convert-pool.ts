@@ -16,7 +16,7 @@ export interface ConvertRequest {
 }
 
 export type ConvertResponse =
-  | { id: number; content: HtmlContent; error?: undefined }
+  | { id: number; content: Omit<HtmlContent, 'rawHtml'>; error?: undefined }
   | { id: number; content?: undefined; error: { message: string; status?: number; code?: string } };
 
 interface Task {
@@ -102,7 +102,7 @@ export class ConvertPool {
       slot.task = null;
       if (task) {
         if (res.error) task.reject(toError(res.error));
-        else task.resolve(res.content!);
+        else task.resolve({ ...res.content!, rawHtml: task.request.html });
       }
       this.dispatch();
     });

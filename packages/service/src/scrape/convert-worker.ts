@@ -8,7 +8,9 @@ import type { ConvertRequest, ConvertResponse } from './convert-pool.js';
 parentPort?.on('message', (req: ConvertRequest) => {
   let res: ConvertResponse;
   try {
-    res = { id: req.id, content: convertHtml(req.html, req.url, req.options) };
+    // The page's own HTML is not sent back: the pool has it.
+    const { rawHtml: _, ...content } = convertHtml(req.html, req.url, req.options);
+    res = { id: req.id, content };
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     res = {

@@ -7,7 +7,7 @@
 import { load } from 'cheerio';
 import { contentRoot, prepareForMarkdown, html as serialize } from './clean.js';
 import { scanPage } from './dom.js';
-import { collectLinks, documentBase } from './links.js';
+import { collectLinks, documentBase, PageUrls } from './links.js';
 import { htmlToMarkdown } from './markdown.js';
 import { markdownEngine, type MarkdownEngine } from './markdown-engine.js';
 import { extractMetadata } from './metadata.js';
@@ -46,9 +46,10 @@ export function convertOnTree(rawHtml: string, pageUrl: string, options: HtmlOpt
   const scan = scanPage($.root()[0]);
   const base = documentBase(scan, pageUrl);
   const meta = extractMetadata(scan, base);
-  const { links, discovered, images } = collectLinks(scan, base);
+  const urls = new PageUrls(base);
+  const { links, discovered, images } = collectLinks(scan, urls);
   const wantsContent = options.formats.has('markdown') || options.formats.has('html');
-  const root = wantsContent ? contentRoot($, scan.body, base, options) : null;
+  const root = wantsContent ? contentRoot($, scan.body, urls, options) : null;
   const html = root && options.formats.has('html') ? serialize(root) : '';
   let markdown = '';
   if (root && options.formats.has('markdown')) {

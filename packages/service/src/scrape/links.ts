@@ -22,38 +22,58 @@ export function documentBase(scan: PageScan, pageUrl: string): string {
   }
 }
 
+/**
+ * A page's URLs made absolute against its base, each distinct value parsed once: the content
+ * (clean.ts) and the link lists read the same hrefs, and pages repeat them.
+ */
+export class PageUrls {
+  private readonly hrefs = new Map<string, string | null>();
+
+  constructor(readonly base: string) {}
+
+  /** `trimmed` made absolute, or null when it does not parse as a URL. */
+  href(trimmed: string): string | null {
+    let href = this.hrefs.get(trimmed);
+    if (href === undefined) {
+      try {
+        href = new URL(trimmed, this.base).href;
+      } catch {
+        href = null;
+      }
+      this.hrefs.set(trimmed, href);
+    }
+    return href;
+  }
+}
+
 /** Absolute http(s) URL without fragment, or null. */
-export function absoluteHttpUrl(href: string | undefined, base: string): string | null {
+export function absoluteHttpUrl(href: string | undefined, urls: PageUrls): string | null {
   if (!href) return null;
   const trimmed = href.trim();
   if (!trimmed || trimmed === '#') return null;
-  let url: URL;
-  try {
-    url = new URL(trimmed, base);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  url.hash = '';
-  return url.href;
+  const url = urls.href(trimmed);
+  if (url === null || !(url.startsWith('http:') || url.startsWith('https:'))) return null;
+  // A serialized URL has a '#' only where its fragment starts.
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
 }
 
-export function collectLinks(scan: PageScan, base: string): PageLinks {
+export function collectLinks(scan: PageScan, urls: PageUrls): PageLinks {
   const links = new Set<string>();
   for (const el of scan.anchors) {
-    const url = absoluteHttpUrl(el.attribs.href, base);
+    const url = absoluteHttpUrl(el.attribs.href, urls);
     if (url) links.add(url);
   }
   const discovered = new Set(links);
   for (const el of scan.linkTags) {
     const rel = (el.attribs.rel ?? '').toLowerCase().split(/\s+/);
     if (!rel.includes('canonical') && !rel.includes('alternate')) continue;
-    const url = absoluteHttpUrl(el.attribs.href, base);
+    const url = absoluteHttpUrl(el.attribs.href, urls);
     if (url) discovered.add(url);
   }
   const images = new Set<string>();
   for (const el of scan.images) {
-    const url = absoluteHttpUrl(el.attribs.src, base);
+    const url = absoluteHttpUrl(el.attribs.src, urls);
     if (url) images.add(url);
   }
   return { links: [...links], discovered: [...discovered], images: [...images] };

@@ -10,7 +10,7 @@
 import { Parser } from 'htmlparser2';
 import { finishedAttributes, NON_CONTENT, NOT_READ, READ_AS } from './clean.js';
 import type { PageScan, Tag } from './dom.js';
-import { collectLinks, documentBase } from './links.js';
+import { collectLinks, documentBase, PageUrls } from './links.js';
 import { isBoilerplate } from './main-content.js';
 import { htmlToMarkdown } from './markdown.js';
 import { markdownEngine, type MarkdownEngine } from './markdown-engine.js';
@@ -21,8 +21,11 @@ import type { HtmlContent, HtmlOptions } from './html.js';
 const VOID = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 const RAW_TEXT = new Set(['style', 'script', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext', 'noscript']);
 
-const escapeText = (text: string) => text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
-const escapeAttribute = (value: string) => value.replace(/[&"<>]/g, (c) => (c === '&' ? '&amp;' : c === '"' ? '&quot;' : c === '<' ? '&lt;' : '&gt;'));
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const TEXT_SPECIAL = /[&<>]/;
+const ATTRIBUTE_SPECIAL = /[&"<>]/;
+const escapeText = (text: string) => (TEXT_SPECIAL.test(text) ? text.replace(/[&<>]/g, (c) => ENTITY[c]) : text);
+const escapeAttribute = (value: string) => (ATTRIBUTE_SPECIAL.test(value) ? value.replace(/[&"<>]/g, (c) => ENTITY[c]) : value);
 
 /** The cleaned inner HTML of one candidate root (a landmark or the body), built as the page streams by. */
 class Capture {
@@ -41,7 +44,7 @@ class Capture {
 
   constructor(readonly depth: number, private readonly stripBoilerplate: boolean) {}
 
-  openTag(tag: Tag, depth: number, insideArticle: boolean, base: string, removeBase64Images: boolean): void {
+  openTag(tag: Tag, depth: number, insideArticle: boolean, urls: PageUrls, removeBase64Images: boolean): void {
     if (this.removedAt >= 0) return;
     const { name } = tag;
     if (this.unreadAt >= 0) {
@@ -61,7 +64,7 @@ class Capture {
     const written = READ_AS[name] ?? name;
     this.written[depth] = written;
     let out = `<${written}`;
-    const attribs = finishedAttributes(name, tag.attribs, base, removeBase64Images);
+    const attribs = finishedAttributes(name, tag.attribs, urls, removeBase64Images);
     for (const key in attribs) out += attribs[key] === '' ? ` ${key}` : ` ${key}="${escapeAttribute(attribs[key])}"`;
     this.html += `${out}>`;
   }
@@ -109,7 +112,7 @@ export function convertInOnePass(rawHtml: string, pageUrl: string, options: Html
   if (!eligible(options)) return null;
   const wantsMarkdown = options.formats.has('markdown');
   const scan: PageScan = { html: null, title: null, base: null, metas: [], linkTags: [], anchors: [], images: [] };
-  let base = pageUrl;
+  let urls = new PageUrls(pageUrl);
   // Open elements, by depth (0 = a top-level element), and what the walk needs to know of them.
   const names: string[] = [];
   let nonContentAt = -1;
@@ -147,7 +150,7 @@ export function convertInOnePass(rawHtml: string, pageUrl: string, options: Html
             // URLs already written were resolved against the page URL.
             if (bodySeen) unsupported = true;
             scan.base = tag;
-            base = documentBase(scan, pageUrl);
+            urls = new PageUrls(documentBase(scan, pageUrl));
           }
           break;
       }
@@ -157,7 +160,7 @@ export function convertInOnePass(rawHtml: string, pageUrl: string, options: Html
         nonContentAt = depth;
         return;
       }
-      for (const capture of captures) if (capture.open) capture.openTag(tag, depth, articlesOpen > 0, base, options.removeBase64Images);
+      for (const capture of captures) if (capture.open) capture.openTag(tag, depth, articlesOpen > 0, urls, options.removeBase64Images);
       if (name === 'math') unsupported = true; // dom-serializer writes MathML in its foreign mode
       if (name === 'article') articlesOpen++;
       if (!bodySeen) {
@@ -214,8 +217,8 @@ export function convertInOnePass(rawHtml: string, pageUrl: string, options: Html
     // No landmark: the densest block is chosen on the tree.
     if (!content) return null;
   }
-  const meta = extractMetadata(scan, base);
-  const { links, discovered, images } = collectLinks(scan, base);
+  const meta = extractMetadata(scan, urls.base);
+  const { links, discovered, images } = collectLinks(scan, urls);
   const markdown = content ? htmlToMarkdown(content.html.trim(), engine) : '';
   return { markdown, html: '', rawHtml, links, images, discovered, meta };
 }
