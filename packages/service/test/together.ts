@@ -30,6 +30,7 @@ import './imitate-oss.test.js';
 import './interact-prompt.test.js';
 import './linked-signal.test.js';
 import './map-discovery.test.js';
+import './map-flaky.test.js';
 import './map-order.test.js';
 import './map.test.js';
 import './markdown-engines.test.js';

@@ -3,6 +3,7 @@
 import { gunzipSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
 import type { ResourceFetcher } from './fetcher.js';
+import { readResource } from './transient.js';
 
 export interface SitemapReadOptions {
   fetcher: ResourceFetcher;
@@ -15,6 +16,8 @@ export interface SitemapReadOptions {
   onUrls?: (urls: string[]) => void;
   /** Checked between files: true when the caller needs no more URLs (its page budget is spent). */
   shouldStop?: () => boolean;
+  /** Called for each sitemap file still unreadable after retries (crawler/transient.ts): the URLs read are partial. */
+  onUnread?: (url: string, reason: string) => void;
 }
 
 const MAX_SITEMAP_BYTES = 50 * 1024 * 1024; // the sitemaps.org limit for an uncompressed file
@@ -67,11 +70,15 @@ export async function readSitemaps(roots: string[], opts: SitemapReadOptions): P
     visited.add(url);
     let parsed: ParsedSitemap;
     try {
-      const res = await opts.fetcher.fetch(url, { signal: opts.signal, maxBytes: MAX_SITEMAP_BYTES, accept: 'application/xml,text/xml,text/plain,*/*' });
-      if (res.status < 200 || res.status >= 300) continue;
-      parsed = parseSitemap(res.body);
+      const read = await readResource(opts.fetcher, url, { signal: opts.signal, maxBytes: MAX_SITEMAP_BYTES, accept: 'application/xml,text/xml,text/plain,*/*' });
+      if (read.kind === 'unread') {
+        if (!opts.signal?.aborted) opts.onUnread?.(url, read.reason);
+        continue;
+      }
+      if (read.res.status < 200 || read.res.status >= 300) continue;
+      parsed = parseSitemap(read.res.body);
     } catch {
-      // An unreadable sitemap is skipped; link discovery still finds the pages.
+      // A refused or unparsable sitemap is skipped; link discovery still finds the pages.
       continue;
     }
     for (const s of parsed.sitemaps) if (!visited.has(s)) queue.push(s);

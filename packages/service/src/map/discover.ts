@@ -2,6 +2,7 @@
 // start URL (robots.txt obeyed), collecting titles and descriptions of visited pages.
 import type { ResourceFetcher } from '../crawler/fetcher.js';
 import type { RobotsBook } from '../crawler/robots.js';
+import { readResource } from '../crawler/transient.js';
 import { parseHttpUrl } from 'webdata-contract';
 import { extractPageLinks } from './page-links.js';
 
@@ -23,6 +24,8 @@ export interface DiscoveryOptions {
   enough: () => boolean;
   /** Reports each in-scope URL found, with title/description when the page was visited. */
   found: (url: URL, info?: { title?: string; description?: string }) => void;
+  /** A page still unreadable after retries (crawler/transient.ts): the walk is partial. */
+  unread?: (url: URL, reason: string) => void;
 }
 
 /** A walked page's contribution, applied in the walk's order (see discoverLinks). */
@@ -83,7 +86,12 @@ export async function discoverLinks(start: URL, opts: DiscoveryOptions): Promise
 async function visit(url: URL, opts: DiscoveryOptions): Promise<Visit> {
   try {
     if (!(await opts.robots.isAllowed(url))) return 'nothing';
-    const res = await opts.fetcher.fetch(url.href, { signal: opts.signal, maxBytes: MAX_PAGE_BYTES, accept: 'text/html,*/*' });
+    const read = await readResource(opts.fetcher, url.href, { signal: opts.signal, maxBytes: MAX_PAGE_BYTES, accept: 'text/html,*/*' });
+    if (read.kind === 'unread') {
+      if (!opts.signal.aborted) opts.unread?.(url, read.reason);
+      return 'nothing';
+    }
+    const res = read.res;
     if (res.status >= 400 || !/html/i.test(res.contentType)) return 'nothing';
     const page = extractPageLinks(res.body.toString('utf8'), res.url);
     return { url, title: page.title, description: page.description, links: page.links };

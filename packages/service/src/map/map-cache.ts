@@ -1,7 +1,8 @@
 // What map read of a site, kept up to 7 days (reference section 8, "Map sitemap cache"), as the
 // hosted map answers from what it has seen: the sitemaps' URLs per origin, and the link walk's
 // finds per walk (start URL and the options that steer the walk). `ignoreCache` reads both again
-// and refreshes the entries. A read cut short (timeout, caller gone) is not kept.
+// and refreshes the entries. A read cut short (timeout, caller gone) or missing a file or page the
+// site failed to serve (crawler/transient.ts, after its retries) is not kept.
 
 export const MAP_CACHE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const MAX_ENTRIES = 1000;

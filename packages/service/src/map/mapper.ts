@@ -79,13 +79,18 @@ export async function mapSite(jobsRuntime: JobsRuntime, cache: MapCache, options
   const fromSitemaps = async () => {
     let urls = options.ignoreCache ? undefined : cache.sitemaps.get(start.origin);
     if (!urls) {
+      let complete = true;
       urls = await readSitemaps(sitemapRoots(start.origin, await robots.sitemaps(start.origin)), {
         fetcher: jobsRuntime.fetcher,
         signal,
         maxUrls: MAX_SITEMAP_URLS,
+        onUnread: () => {
+          complete = false;
+        },
       });
-      // A read cut short by the timeout is not cached: it may be incomplete.
-      if (!signal.aborted) cache.sitemaps.set(start.origin, urls);
+      // A read cut short by the timeout, or missing a file the site failed to serve, is not
+      // cached: the next map reads the sitemaps again instead of answering a partial list for a week.
+      if (!signal.aborted && complete) cache.sitemaps.set(start.origin, urls);
     }
     for (const raw of urls) {
       const url = parseHttpUrl(raw);
@@ -100,6 +105,7 @@ export async function mapSite(jobsRuntime: JobsRuntime, cache: MapCache, options
       walked.push(...cached);
       return;
     }
+    let complete = true;
     await discoverLinks(start, {
       fetcher: jobsRuntime.fetcher,
       robots,
@@ -111,9 +117,12 @@ export async function mapSite(jobsRuntime: JobsRuntime, cache: MapCache, options
         walked.push([url, info]);
         walkedKeys.add(keyOf(url));
       },
+      unread: () => {
+        complete = false;
+      },
     });
-    // A walk cut short by the timeout is not kept: it may be incomplete.
-    if (!signal.aborted) cache.walks.set(walkKey, onePerKey(walked, keyOf));
+    // A walk cut short by the timeout, or with a page the site failed to serve, is not kept.
+    if (!signal.aborted && complete) cache.walks.set(walkKey, onePerKey(walked, keyOf));
   };
 
   // Both sources run together; on timeout (signal aborted) map answers what it found.
