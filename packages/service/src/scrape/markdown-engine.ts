@@ -22,10 +22,11 @@ export type EngineLoaders = Record<MarkdownEngineName, () => Promise<(html: stri
 
 export const ENGINE_LOADERS: EngineLoaders = {
   native: async () => {
-    const { htmlToMarkdown } = await import('mdream').catch((err: unknown) => {
+    const { htmlToMarkdown } = await import('mdream').catch(async (err: unknown) => {
       // mdream's own message blames an npm bug; the usual cause is the platform package's `engines`.
       throw new Error(`no native binding for ${process.platform}-${process.arch} on Node ${process.versions.node} `
-        + `(npm installs mdream's platform package on Node 22 and later): ${firstSentence(err)}`);
+        + `(npm installs mdream's platform package on Node 22 and later; on Node 20 install it by name, `
+        + `npm install ${await platformPackage()}): ${firstSentence(err)}`);
     });
     return (html) => htmlToMarkdown(html);
   },
@@ -70,6 +71,21 @@ export async function selectMarkdownEngine(pinned?: string, loaders: EngineLoade
     }
   }
   throw new Error(`no markdown engine loads (${skipped.join('; ')})`);
+}
+
+/** mdream's platform package for this machine at mdream's version, e.g. @mdream/rust-linux-x64-gnu@1.7.2. */
+async function platformPackage(): Promise<string> {
+  const glibc = process.platform === 'linux'
+    ? ((process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime ? '-gnu' : '-musl')
+    : '';
+  let version = '';
+  try {
+    const manifest = fileURLToPath(new URL('../package.json', import.meta.resolve('mdream')));
+    version = `@${(JSON.parse(await readFile(manifest, 'utf8')) as { version: string }).version}`;
+  } catch {
+    // Without mdream's manifest the name alone still says what is missing.
+  }
+  return `@mdream/rust-${process.platform}-${process.arch}${glibc}${version}`;
 }
 
 function firstSentence(err: unknown): string {
