@@ -63,6 +63,7 @@ const CASES: Record<string, [string, boolean]> = {
   'two articles': [page(`<article>${p(1)}</article><article>${p(2)}</article>`), false],
   'no body': [`<main>${p(1)}</main>`, false],
   'a base after the content starts': [page(`<main>${p(1)}<base href="http://late.test/"><a href="x">x</a></main>`), false],
+  'a first body inside noscript': [`<html><head><noscript><body><p>x</p></body></noscript></head><body><main>${p(1)}</main></body></html>`, false],
   'MathML': [page(`<main>${p(1)}<math><mi>x</mi><mo>=</mo><mn>1</mn></math></main>`), false],
 };
 

@@ -145,6 +145,10 @@ export function convertInOnePass(rawHtml: string, pageUrl: string, options: Html
           }
           break;
         case 'html': scan.html ??= tag; break;
+        case 'body':
+          // The tree path takes the first <body> anywhere; one inside a removed element is beyond this pass.
+          if (!bodySeen && nonContentAt >= 0) unsupported = true;
+          break;
         case 'base':
           if (attribs.href !== undefined && scan.base === null) {
             // URLs already written were resolved against the page URL.
