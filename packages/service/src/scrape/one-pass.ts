@@ -102,7 +102,7 @@ class Capture {
   }
 }
 
-/** `options` as the one pass takes them, or null when only the tree path can answer. */
+/** Whether the one pass can serve these options (the html format and selectors need the tree). */
 function eligible(options: HtmlOptions): boolean {
   return !options.formats.has('html') && options.includeTags.length === 0 && options.excludeTags.length === 0;
 }
