@@ -3,6 +3,7 @@
 // twice, after a short pause. What still fails is reported as unread, so a caller that caches
 // (map) does not keep a partial read for a week. A 500 is the page's answer (a broken page stays
 // broken), as is any 4xx.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DestinationNotAllowedError, ResourceTooLargeError, type FetchedResource, type ResourceFetcher } from './fetcher.js';
 
 /** Pauses before the second and third attempt. */
@@ -50,15 +51,5 @@ export async function readResource(
 
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */
 function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const done = (ok: boolean) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve(ok);
-    };
-    const onAbort = () => done(false);
-    const timer = setTimeout(() => done(true), ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return sleep(ms, true, { signal }).catch(() => false);
 }

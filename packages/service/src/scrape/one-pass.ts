@@ -15,17 +15,15 @@ import { isBoilerplate } from './main-content.js';
 import { htmlToMarkdown } from './markdown.js';
 import { markdownEngine, type MarkdownEngine } from './markdown-engine.js';
 import { extractMetadata } from './metadata.js';
+import { esc } from './text.js';
 import type { HtmlContent, HtmlOptions } from './html.js';
 
 /** Elements serialized without a closing tag, and parents whose text is written as it is (dom-serializer's HTML mode). */
 const VOID = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 const RAW_TEXT = new Set(['style', 'script', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext', 'noscript']);
 
-const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-const TEXT_SPECIAL = /[&<>]/;
-const ATTRIBUTE_SPECIAL = /[&"<>]/;
-const escapeText = (text: string) => (TEXT_SPECIAL.test(text) ? text.replace(/[&<>]/g, (c) => ENTITY[c]) : text);
-const escapeAttribute = (value: string) => (ATTRIBUTE_SPECIAL.test(value) ? value.replace(/[&"<>]/g, (c) => ENTITY[c]) : value);
+const TEXT_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+const escapeText = (text: string) => (/[&<>]/.test(text) ? text.replace(/[&<>]/g, (c) => TEXT_ENTITY[c]) : text);
 
 /** The cleaned inner HTML of one candidate root (a landmark or the body), built as the page streams by. */
 class Capture {
@@ -65,7 +63,7 @@ class Capture {
     this.written[depth] = written;
     let out = `<${written}`;
     const attribs = finishedAttributes(name, tag.attribs, urls, removeBase64Images);
-    for (const key in attribs) out += attribs[key] === '' ? ` ${key}` : ` ${key}="${escapeAttribute(attribs[key])}"`;
+    for (const key in attribs) out += attribs[key] === '' ? ` ${key}` : ` ${key}="${esc(attribs[key])}"`;
     this.html += `${out}>`;
   }
 

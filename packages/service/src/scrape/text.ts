@@ -3,8 +3,11 @@
 /** What a data: image becomes with removeBase64Images (the hosted service's placeholder). */
 export const BASE64_IMAGE_PLACEHOLDER = '<Base64-Image-Removed>';
 
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+/** Escapes & < > " (text and attribute values alike); most strings have none, so they are returned as they are. */
 export function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return /[&<>"]/.test(text) ? text.replace(/[&<>"]/g, (c) => ENTITY[c]) : text;
 }
 
 /** Decodes a body by the charset of its Content-Type, else a <meta charset> in its first bytes, else UTF-8. */
