@@ -248,10 +248,9 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
   async function splitByRobots(runId: string, docs: DocumentInput[], agent: string, signal: AbortSignal) {
     const keep: DocumentInput[] = [];
     const blocked: DocumentInput[] = [];
-    for (const d of docs) {
-      const finalUrl = typeof d.metadata?.url === 'string' ? d.metadata.url : undefined;
-      (await robotsBook.allows(runId, [d.url, finalUrl], agent, signal) ? keep : blocked).push(d);
-    }
+    const pages = docs.map((d) => [d.url, typeof d.metadata?.url === 'string' ? d.metadata.url : undefined]);
+    const verdicts = await robotsBook.allowsEach(runId, pages, agent, signal);
+    docs.forEach((d, i) => (verdicts[i] ? keep : blocked).push(d));
     return { keep, blocked };
   }
 

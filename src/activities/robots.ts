@@ -164,15 +164,35 @@ export class RobotsBook {
 
   /** False when the site's robots.txt disallows any of `urls` (a page and its final URL) for the agent. */
   async allows(runId: string, urls: Array<string | undefined>, userAgent: string, signal?: AbortSignal): Promise<boolean> {
-    for (const url of urls) {
-      if (!url) continue;
-      const origin = originOf(url);
-      if (!origin) continue;
-      const rules = await this.rules(runId, origin, userAgent, signal);
-      if (rules.kind === 'disallow-all') return false;
-      if (rules.kind === 'rules' && rules.robot.isAllowed(url, userAgent) === false) return false;
+    return (await this.allowsEach(runId, [urls], userAgent, signal))[0];
+  }
+
+  /**
+   * `allows` for many pages at once (one entry per page: its URLs). Each origin's rules are
+   * looked up once per call, not once per URL: a status page of one site holds many pages.
+   */
+  async allowsEach(runId: string, pages: ReadonlyArray<ReadonlyArray<string | undefined>>, userAgent: string, signal?: AbortSignal): Promise<boolean[]> {
+    const byOrigin = new Map<string, RobotsRules>();
+    const verdicts: boolean[] = [];
+    for (const urls of pages) {
+      let allowed = true;
+      for (const url of urls) {
+        if (!url) continue;
+        const origin = originOf(url);
+        if (!origin) continue;
+        let rules = byOrigin.get(origin);
+        if (!rules) {
+          rules = await this.rules(runId, origin, userAgent, signal);
+          byOrigin.set(origin, rules);
+        }
+        if (rules.kind === 'disallow-all' || (rules.kind === 'rules' && rules.robot.isAllowed(url, userAgent) === false)) {
+          allowed = false;
+          break;
+        }
+      }
+      verdicts.push(allowed);
     }
-    return true;
+    return verdicts;
   }
 }
 
