@@ -260,6 +260,22 @@ describe('collectors with the robots check', () => {
     assert.deepEqual(res.skipped, { robots: 1 });
   });
 
+  test('a status page of two sites: each page gets its own verdict, each site\'s robots.txt is read once', async () => {
+    const urls = [
+      `${allowAll.origin}/private/a`, `${disallow.origin}/private/b`, `${disallow.origin}/c`,
+      `${allowAll.origin}/d`, `${disallow.origin}/private/e`, `${allowAll.origin}/f`,
+    ];
+    serveJob(urls);
+    const runId = `collect-robots-${++runs}`;
+    const res = await call(acts.collectBatch, { runId, jobId: JOB, robots: {} });
+    assert.equal(res.documents, 4);
+    assert.deepEqual(res.skipped, { robots: 2 });
+    const stored: string[] = [];
+    for await (const doc of store.readDocuments(runId)) stored.push(doc.url);
+    assert.deepEqual(stored.sort(), [`${allowAll.origin}/d`, `${allowAll.origin}/f`, `${allowAll.origin}/private/a`, `${disallow.origin}/c`].sort());
+    assert.deepEqual([allowAll.robotsRequests, disallow.robotsRequests], [1, 1]);
+  });
+
   test('without the check (ignoreRobotsTxt in effect) every document is stored', async () => {
     const urls = [`${disallow.origin}/`, `${disallow.origin}/private/report-1`];
     serveJob(urls);
