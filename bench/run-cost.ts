@@ -15,21 +15,14 @@
 //   node --conditions=webdata-source --import tsx bench/run-cost.ts [--runs=200] [--rounds=3] [--count=6]
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { resolveTemporalCli } from '../src/devserver/index.js';
-import { SEARCH_ATTRIBUTES } from '../src/search-attributes.js';
+import { Worker } from '@temporalio/worker';
 import { intOption, runBench, timeoutMs } from './lib/harness.js';
 import { childPids, readCpuSeconds } from './lib/proc-sampler.js';
 import { fixed, median, ratio } from './lib/stats.js';
 import { printTable } from './lib/table.js';
+import { startBenchTemporal } from './lib/temporal.js';
 
 const TASK_QUEUE = 'run-cost';
-
-function ownCpuSeconds(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-}
 
 /** CPU µs of one `runInContext` call of a trivial script, with and without a timeout. */
 function vmCallMicros(calls: number): { plain: number; timeout: number } {
@@ -54,26 +47,24 @@ await runBench('run-cost', timeoutMs(900), async (closers, log) => {
   const runs = intOption('runs', 'RUN_COST_RUNS', 200);
   const rounds = intOption('rounds', 'RUN_COST_ROUNDS', 3);
   const count = intOption('count', 'RUN_COST_COUNT', 6);
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const cli = await resolveTemporalCli({ log });
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: cli.executable, ip: '127.0.0.1', ui: false, searchAttributes: SEARCH_ATTRIBUTES, log: { format: 'pretty', level: 'error' } },
-  });
-  closers.add('Temporal dev server', () => env.teardown());
+  const temporal = await startBenchTemporal({ webhookSecret: '', log });
+  closers.add('Temporal dev server', () => temporal.close());
+  const { env } = temporal;
   const worker = await Worker.create({
     connection: env.nativeConnection,
-    namespace: env.namespace ?? 'default',
+    namespace: temporal.namespace,
     taskQueue: TASK_QUEUE,
     workflowsPath: fileURLToPath(new URL('./lib/run-cost-workflows.ts', import.meta.url)),
     activities: { step: async () => 1 },
   });
   const temporalCpu = () => childPids('temporal').reduce((n, pid) => n + readCpuSeconds(pid), 0);
 
+  const timers = Math.ceil(count / 3);
   const cases = [
-    { label: 'plain (2 activities)', type: 'plain', args: [] as number[], extraEvents: 0 },
-    { label: `+ ${count} search attribute upserts`, type: 'upserts', args: [count], extraEvents: count },
-    { label: `+ ${count} patches`, type: 'patches', args: [count], extraEvents: 2 * count },
-    { label: `+ ${Math.ceil(count / 3)} cancelled timers in one task`, type: 'cancelledTimers', args: [Math.ceil(count / 3)], extraEvents: 2 * Math.ceil(count / 3) },
+    { label: 'plain (2 activities)', type: 'plain', args: [] as number[] },
+    { label: `+ ${count} search attribute upserts`, type: 'upserts', args: [count] },
+    { label: `+ ${count} patches`, type: 'patches', args: [count] },
+    { label: `+ ${timers} cancelled timers in one task`, type: 'cancelledTimers', args: [timers] },
   ];
   const samples = cases.map(() => ({ temporal: [] as number[], worker: [] as number[], events: 0 }));
   await worker.runUntil(async () => {
@@ -82,11 +73,11 @@ await runBench('run-cost', timeoutMs(900), async (closers, log) => {
     for (let round = 0; round < rounds; round++) {
       for (const [i, c] of cases.entries()) {
         const t0 = temporalCpu();
-        const w0 = ownCpuSeconds();
+        const w0 = readCpuSeconds(process.pid);
         const handles = await Promise.all(Array.from({ length: runs }, (_, j) => env.client.workflow.start(c.type, { taskQueue: TASK_QUEUE, workflowId: `${c.type}-${round}-${j}`, args: c.args })));
         await Promise.all(handles.map((h) => h.result()));
         samples[i].temporal.push(((temporalCpu() - t0) * 1000) / runs);
-        samples[i].worker.push(((ownCpuSeconds() - w0) * 1000) / runs);
+        samples[i].worker.push(((readCpuSeconds(process.pid) - w0) * 1000) / runs);
         if (round === 0) samples[i].events = (await handles[0].fetchHistory()).events?.length ?? 0;
         log(`round ${round + 1}: ${c.label}: Temporal ${fixed(samples[i].temporal.at(-1)!, 1)} ms, worker ${fixed(samples[i].worker.at(-1)!, 1)} ms a run`);
       }

@@ -5,7 +5,7 @@ import { STAGE } from '../../src/search-attributes.js';
 
 const { step } = proxyActivities<{ step(): Promise<number> }>({ startToCloseTimeout: '30s' });
 
-/** Two activities, one after the other: 3 workflow tasks, 11 events. */
+/** Two activities, one after the other: 3 workflow tasks, 17 events. */
 export async function plain(): Promise<void> {
   await step();
   await step();
