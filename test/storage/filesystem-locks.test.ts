@@ -3,7 +3,7 @@
 // lock copied with its folder) each end with the lock released and every page stored once.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, open, readdir, rm, stat, utimes, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rename, rm, stat, utimes, writeFile, type FileHandle } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -198,6 +198,51 @@ describe('filesystem-locks', () => {
       assert.equal(await other.appendDocuments('run', 'job', pages(0, 4)), 1);
       assert.deepEqual(await seqsOf(other, 'run'), range(0, 4));
       assert.deepEqual((await other.count('run')).documents, 4);
+    });
+
+    it('fences a writer whose lock file was replaced by one with the same bytes (a breaker renamed it aside, another took it)', async () => {
+      const root = await newRoot();
+      const store = new FilesystemStore({ root, lockTimeoutMs: 5_000 });
+      await store.appendDocuments('run', 'job', pages(0, 1));
+      const lock = join(root, 'run', 'documents.lock');
+      const restore = await patchAppendFile((original, handle, data) => {
+        if (!Buffer.isBuffer(data)) return undefined;
+        restore();
+        // Same content, another file: only the file's identity tells the writer it lost the lock.
+        return readFile(lock)
+          .then(async (bytes) => {
+            await rename(lock, `${lock}.aside`);
+            await writeFile(lock, bytes, { flag: 'wx' });
+          })
+          .then(() => original.call(handle, data));
+      });
+      try {
+        const err = await store.appendDocuments('run', 'job', pages(1, 3)).then(() => assert.fail('expected lock_lost'), (e: unknown) => e);
+        assert.ok(err instanceof StoreError && err.kind === 'lock_lost', String(err));
+      } finally {
+        restore();
+      }
+      // The new lock stays; the fenced writer indexed nothing of its batch.
+      assert.deepEqual((await lockFiles(join(root, 'run'))).sort(), ['documents.lock', 'documents.lock.aside']);
+      await rm(lock);
+      const other = new FilesystemStore({ root });
+      assert.equal(await other.appendDocuments('run', 'job', pages(0, 4)), 1);
+      assert.deepEqual(await seqsOf(other, 'run'), range(0, 4));
+    });
+
+    it('creates the run folder again when another process removed it after this store first wrote there', async () => {
+      const root = await newRoot();
+      const store = new FilesystemStore({ root });
+      assert.equal(await store.appendDocuments('run', 'job', pages(0, 2)), 2);
+      await rm(join(root, 'run'), { recursive: true });
+      assert.equal(await store.appendDocuments('run', 'job', pages(2, 4)), 2);
+      assert.deepEqual(await seqsOf(new FilesystemStore({ root }), 'run'), range(2, 4));
+      assert.equal(await store.appendLinks('run', 'seen', [{ url: 'https://a.test/' }]), 1);
+      await rm(join(root, 'run'), { recursive: true });
+      assert.equal(await store.appendLinks('run', 'seen', [{ url: 'https://a.test/' }]), 1);
+      const links = [];
+      for await (const link of new FilesystemStore({ root }).readLinks('run', 'seen')) links.push(link.url);
+      assert.deepEqual(links, ['https://a.test/']);
     });
 
     for (const [code, kind] of [['ENOSPC', 'no_space'], ['EACCES', 'permission'], ['EROFS', 'read_only']] as const) {

@@ -36,6 +36,8 @@ export interface FilesystemStoreOptions {
 }
 
 interface RunLogs {
+  /** This store created (or found) the run's folder: later appends skip the mkdir. */
+  folderReady: boolean;
   documents: KeyedLog<StoredDocument>;
   failures: KeyedLog<StoredFailure>;
   links: Map<string, KeyedLog<LinkEntry>>;
@@ -62,24 +64,21 @@ export class FilesystemStore implements DocumentStore {
     requireName('jobId', jobId);
     const records = toStoredDocuments(jobId, documents);
     if (records.length === 0) return 0;
-    await this.ensureRunDir(runId);
-    return this.logs(runId).documents.append(records);
+    return this.appendToRun(runId, (logs) => logs.documents, records);
   }
 
   async appendFailures(runId: string, jobId: string, failures: readonly FailureInput[]): Promise<number> {
     requireName('jobId', jobId);
     const records = toStoredFailures(jobId, failures);
     if (records.length === 0) return 0;
-    await this.ensureRunDir(runId);
-    return this.logs(runId).failures.append(records);
+    return this.appendToRun(runId, (logs) => logs.failures, records);
   }
 
   async appendLinks(runId: string, list: string, links: readonly LinkEntry[]): Promise<number> {
     const log = this.linkLog(runId, list);
     const records = toLinkEntries(links);
     if (records.length === 0) return 0;
-    await this.ensureRunDir(runId);
-    return log.append(records);
+    return this.appendToRun(runId, () => log, records);
   }
 
   async *readDocuments(runId: string, options: ReadOptions = {}): AsyncIterable<StoredDocument> {
@@ -172,6 +171,26 @@ export class FilesystemStore implements DocumentStore {
     return join(this.root, encodeName(requireName('runId', runId)));
   }
 
+  /**
+   * Appends to one of the run's logs. The run's folder is created on this store's first append
+   * to it, not on every one; if another process removed it since, the append fails with ENOENT
+   * (its lock file cannot be created) and runs once more after creating the folder again.
+   */
+  private async appendToRun<T>(runId: string, logOf: (logs: RunLogs) => KeyedLog<T>, records: readonly T[]): Promise<number> {
+    const logs = this.logs(runId);
+    if (!logs.folderReady) {
+      await this.ensureRunDir(runId);
+      logs.folderReady = true;
+    }
+    try {
+      return await logOf(logs).append(records);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await this.ensureRunDir(runId);
+      return logOf(logs).append(records);
+    }
+  }
+
   private async ensureRunDir(runId: string): Promise<void> {
     const dir = this.runDir(runId);
     await mkdir(dir, { recursive: true }).catch((err: unknown) => {
@@ -187,6 +206,7 @@ export class FilesystemStore implements DocumentStore {
       this.runs.delete(runId);
     } else {
       logs = {
+        folderReady: false,
         documents: this.log<StoredDocument>(dir, 'documents', (d) => documentKey(d.jobId, d.url), (d) => d.jobId),
         failures: this.log<StoredFailure>(dir, 'failures', (f) => `${f.jobId}\n${f.url}`, (f) => f.jobId),
         links: new Map(),

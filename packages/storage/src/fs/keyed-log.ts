@@ -163,8 +163,8 @@ export class KeyedLog<T> {
   }
 
   private async appendLocked(records: readonly T[], guard: LockGuard): Promise<number> {
-    await this.catchUp();
-    await this.repair(guard);
+    const index = await this.catchUp();
+    await this.repair(guard, index);
     const fresh: { line: Buffer; key: string; group: string | undefined }[] = [];
     const batchKeys = new Set<string>();
     for (const record of records) {
@@ -201,12 +201,12 @@ export class KeyedLog<T> {
     return fresh.length;
   }
 
-  /** Applies index lines other processes wrote since this state was last brought up to date. */
-  private async catchUp(): Promise<void> {
+  /** Applies index lines other processes wrote since this state was last brought up to date; returns the index file's size and inode it read up to. */
+  private async catchUp(): Promise<{ size: number; ino: number } | null> {
     const index = await sizeOf(this.options.indexPath);
     if (!index) {
       if (this.state.ino !== null) this.state = emptyState();
-      return;
+      return null;
     }
     if (this.state.ino !== index.ino || index.size < this.state.indexOffset) this.state = emptyState(index.ino);
     for await (const line of readLines(this.options.indexPath, this.state.indexOffset, index.size)) {
@@ -214,6 +214,7 @@ export class KeyedLog<T> {
       if (entry) this.apply(entry);
       this.state.indexOffset = line.end;
     }
+    return index;
   }
 
   /** Valid data lines past the last indexed one: left by a writer killed before it indexed them. */
@@ -236,10 +237,12 @@ export class KeyedLog<T> {
     return { entries, completeEnd, size };
   }
 
-  /** Under the lock: index orphaned lines and cut torn last lines, so appends start clean. */
-  private async repair(guard: LockGuard): Promise<void> {
+  /**
+   * Under the lock: index orphaned lines and cut torn last lines, so appends start clean.
+   * `index` is what `catchUp` found under this same lock: no writer can have changed it since.
+   */
+  private async repair(guard: LockGuard, index: { size: number } | null): Promise<void> {
     const { entries, completeEnd, size } = await this.scanTail();
-    const index = await sizeOf(this.options.indexPath);
     const indexTorn = index !== null && index.size > this.state.indexOffset;
     if (size > completeEnd || indexTorn || entries.length > 0) {
       await guard.assertHeld();
