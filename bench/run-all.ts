@@ -1,10 +1,11 @@
 // `npm run bench`: the five benchmarks at their default sizes, one after another, each in its
 // own process (its own Temporal dev server, service and worker, all stopped when it ends), then
 // the pipeline comparison again at 10,000 pages (the issue's goals are at 1,000 and 10,000) and
-// the wide row of many-pipelines (1,000 runs of 10 pages on one worker), and last run-cost (the
-// price of each kind of history event, side by side; always at its defaults). Sizes: each benchmark's
-// flags/env (see its header), passed to all; with flags of your own the last two passes are left
-// out. BENCH_TIMEOUT_S bounds each one.
+// the wide row of many-pipelines (1,000 runs of 10 pages on one worker), then store-append (the folder
+// store before and after its last change) and last run-cost (the price of each kind of history
+// event, side by side); these two always at their defaults. Sizes: each benchmark's
+// flags/env (see its header), passed to the first five; with flags of your own the 10,000-page
+// and wide passes are left out. BENCH_TIMEOUT_S bounds each one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +17,8 @@ const BENCHES: Array<{ file: string; args: string[] }> = [
     // Issue 27's wide row: 1,000 pipelines of 10 pages at once on one worker (5-12 min here).
     { file: 'many-pipelines.ts', args: ['--pipelines=0', '--wide=1000x10'] },
   ] : []),
+  // What one append to the folder store costs, before and after its last change (about 30 s).
+  { file: 'store-append.ts', args: [] },
   // What a run's history costs the server and the worker, event kind by event kind (about a minute).
   { file: 'run-cost.ts', args: [] },
 ];
