@@ -174,7 +174,11 @@ describe('filesystem-locks', () => {
       assert.deepEqual(await seqsOf(waiter, 'run'), range(0, 8));
     });
 
-    it('fences a writer whose lock was broken mid-append: it indexes nothing more, and every page ends up stored once', async () => {
+    /**
+     * Appends pages 1-2 to a run holding page 0, while `takeOver` replaces the writer's lock just
+     * before its data write; expects the writer fenced (`lock_lost`). Returns the run's folder.
+     */
+    async function appendWhileLockTaken(takeOver: (lock: string) => Promise<void>): Promise<{ root: string; lock: string }> {
       const root = await newRoot();
       const store = new FilesystemStore({ root, lockTimeoutMs: 5_000 });
       await store.appendDocuments('run', 'job', pages(0, 1));
@@ -182,8 +186,7 @@ describe('filesystem-locks', () => {
       const restore = await patchAppendFile((original, handle, data) => {
         if (!Buffer.isBuffer(data)) return undefined;
         restore();
-        // Another writer broke this lock (its lease ran out) and holds it now.
-        return writeFile(lock, JSON.stringify({ pid: 1, host: 'another-host', token: 'breaker' })).then(() => original.call(handle, data));
+        return takeOver(lock).then(() => original.call(handle, data));
       });
       try {
         const err = await store.appendDocuments('run', 'job', pages(1, 3)).then(() => assert.fail('expected lock_lost'), (e: unknown) => e);
@@ -191,43 +194,36 @@ describe('filesystem-locks', () => {
       } finally {
         restore();
       }
-      // The breaker's lock is not removed by the fenced writer.
-      assert.deepEqual(await lockFiles(join(root, 'run')), ['documents.lock']);
-      await rm(lock);
+      return { root, lock };
+    }
+
+    /** After the taker's lock is gone, another store finds only page 0 stored and stores the rest once. */
+    async function assertNothingIndexedByFencedWriter(root: string): Promise<void> {
       const other = new FilesystemStore({ root });
       assert.equal(await other.appendDocuments('run', 'job', pages(0, 4)), 1);
       assert.deepEqual(await seqsOf(other, 'run'), range(0, 4));
       assert.deepEqual((await other.count('run')).documents, 4);
+    }
+
+    it('fences a writer whose lock was broken mid-append: it indexes nothing more, and every page ends up stored once', async () => {
+      // Another writer broke this lock (its lease ran out) and holds it now.
+      const { root, lock } = await appendWhileLockTaken((path) => writeFile(path, JSON.stringify({ pid: 1, host: 'another-host', token: 'breaker' })));
+      // The breaker's lock is not removed by the fenced writer.
+      assert.deepEqual(await lockFiles(join(root, 'run')), ['documents.lock']);
+      await rm(lock);
+      await assertNothingIndexedByFencedWriter(root);
     });
 
     it('fences a writer whose lock file was replaced by one with the same bytes (a breaker renamed it aside, another took it)', async () => {
-      const root = await newRoot();
-      const store = new FilesystemStore({ root, lockTimeoutMs: 5_000 });
-      await store.appendDocuments('run', 'job', pages(0, 1));
-      const lock = join(root, 'run', 'documents.lock');
-      const restore = await patchAppendFile((original, handle, data) => {
-        if (!Buffer.isBuffer(data)) return undefined;
-        restore();
-        // Same content, another file: only the file's identity tells the writer it lost the lock.
-        return readFile(lock)
-          .then(async (bytes) => {
-            await rename(lock, `${lock}.aside`);
-            await writeFile(lock, bytes, { flag: 'wx' });
-          })
-          .then(() => original.call(handle, data));
+      // Same content, another file: only the file's identity tells the writer it lost the lock.
+      const { root, lock } = await appendWhileLockTaken(async (path) => {
+        const bytes = await readFile(path);
+        await rename(path, `${path}.aside`);
+        await writeFile(path, bytes, { flag: 'wx' });
       });
-      try {
-        const err = await store.appendDocuments('run', 'job', pages(1, 3)).then(() => assert.fail('expected lock_lost'), (e: unknown) => e);
-        assert.ok(err instanceof StoreError && err.kind === 'lock_lost', String(err));
-      } finally {
-        restore();
-      }
-      // The new lock stays; the fenced writer indexed nothing of its batch.
       assert.deepEqual((await lockFiles(join(root, 'run'))).sort(), ['documents.lock', 'documents.lock.aside']);
       await rm(lock);
-      const other = new FilesystemStore({ root });
-      assert.equal(await other.appendDocuments('run', 'job', pages(0, 4)), 1);
-      assert.deepEqual(await seqsOf(other, 'run'), range(0, 4));
+      await assertNothingIndexedByFencedWriter(root);
     });
 
     it('creates the run folder again when another process removed it after this store first wrote there', async () => {
