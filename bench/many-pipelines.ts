@@ -35,7 +35,7 @@ import type { PipelineResult } from '../src/workflows/state.js';
 import { startCountingService, diff, type CountingService } from './lib/counting-service.js';
 import { handLoopCrawl } from './lib/direct-clients.js';
 import { runHandLoops } from './lib/hand-loop-process.js';
-import { intOption, listOption, runBench, timeoutMs, type Closers } from './lib/harness.js';
+import { intOption, listOption, runBench, stringOption, timeoutMs, type Closers } from './lib/harness.js';
 import { eventMs, historyChain } from './lib/history.js';
 import { childPids, peakRss, readCpuSeconds, readMemory, sampleProcess, type ProcessSampler } from './lib/proc-sampler.js';
 import { bytes, fixed, int, ratio, seconds } from './lib/stats.js';
@@ -623,9 +623,4 @@ export function parseWide(raw: string): { pipelines: number; pages: number } | u
   const m = /^(\d+)x(\d+)$/.exec(raw.trim());
   if (!m) throw new Error(`--wide: "${raw}" is not PIPELINESxPAGES (e.g. 1000x10) or 0`);
   return { pipelines: Number(m[1]), pages: Number(m[2]) };
-}
-
-function stringOption(flag: string, env: string): string | undefined {
-  const arg = process.argv.find((a) => a.startsWith(`--${flag}=`));
-  return arg ? arg.slice(flag.length + 3) : process.env[env];
 }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DocumentInput, FilesystemStore } from '../packages/storage/src/index.js';
-import { intOption, runBench, timeoutMs } from './lib/harness.js';
+import { intOption, runBench, stringOption, timeoutMs } from './lib/harness.js';
 import { fixed, median, ratio } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 
@@ -21,11 +21,6 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STORE_SOURCES = ['packages/storage/src/filesystem-store.ts', 'packages/storage/src/fs'];
 
 type StoreClass = new (options: { root: string; maxOpenRuns?: number }) => FilesystemStore;
-
-function stringOption(flag: string, fallback: () => string): string {
-  const arg = process.argv.find((a) => a.startsWith(`--${flag}=`));
-  return arg ? arg.slice(flag.length + 3) : (process.env.STORE_APPEND_BEFORE ?? fallback());
-}
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
 
@@ -82,7 +77,7 @@ const CASES = [
 
 await runBench('store-append', timeoutMs(600), async (closers, log) => {
   const rounds = intOption('rounds', 'STORE_APPEND_ROUNDS', 5);
-  const beforeRef = stringOption('before', () => `${git('log', '-1', '--format=%H', 'HEAD', '--', ...STORE_SOURCES)}^`);
+  const beforeRef = stringOption('before', 'STORE_APPEND_BEFORE') ?? `${git('log', '-1', '--format=%H', 'HEAD', '--', ...STORE_SOURCES)}^`;
   const before = await storeAt(beforeRef);
   closers.add('the exported store', before.cleanup);
   const { FilesystemStore: Now } = await import('../packages/storage/src/filesystem-store.js');

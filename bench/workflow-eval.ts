@@ -19,7 +19,7 @@ import proto from '@temporalio/proto';
 import { bundleWorkflowCode, Worker, type BundleOptions } from '@temporalio/worker';
 import { decodeHistory, HISTORIES_DIR, HISTORY_EXTENSION } from '../test/helpers/histories.js';
 import { quietTemporalLogs } from '../test/helpers/temporal.js';
-import { intOption, runBench, timeoutMs } from './lib/harness.js';
+import { intOption, runBench, stringOption, timeoutMs } from './lib/harness.js';
 import { moduleEvalSamples } from './lib/module-eval.js';
 import { workflowBundlerOptions } from '../src/worker/bundler-options.js';
 import { fixed, median, ratio } from './lib/stats.js';
@@ -31,11 +31,6 @@ const { EventType } = proto.temporal.api.enums.v1;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/webdata-bench-bundles');
-
-function stringOption(flag: string, fallback: string): string {
-  const arg = process.argv.find((a) => a.startsWith(`--${flag}=`));
-  return arg ? arg.slice(flag.length + 3) : fallback;
-}
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => console.error(m), log() {} };
 
@@ -112,8 +107,8 @@ await runBench('workflow-eval', timeoutMs(1200), async (_closers, log) => {
   quietTemporalLogs();
   const runs = intOption('runs', 'WORKFLOW_EVAL_RUNS', 200);
   const rounds = intOption('rounds', 'WORKFLOW_EVAL_ROUNDS', 3);
-  const beforeRef = stringOption('before', process.env.WORKFLOW_EVAL_BEFORE ?? execFileSync('git', ['merge-base', 'HEAD', 'main'], { cwd: ROOT, encoding: 'utf8' }).trim());
-  const historyName = stringOption('history', 'success');
+  const beforeRef = stringOption('before', 'WORKFLOW_EVAL_BEFORE') ?? execFileSync('git', ['merge-base', 'HEAD', 'main'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const historyName = stringOption('history') ?? 'success';
   const full = decodeHistory(readFileSync(`${HISTORIES_DIR}${historyName}${HISTORY_EXTENSION}`));
 
   log(`bundling ${beforeRef} and the working tree`);

@@ -12,6 +12,12 @@ export function intOption(flag: string, env: string, fallback: number): number {
   return n;
 }
 
+/** `--name=value` on the command line, else the environment variable (when named), else undefined. */
+export function stringOption(flag: string, env?: string): string | undefined {
+  const arg = process.argv.find((a) => a.startsWith(`--${flag}=`));
+  return arg ? arg.slice(flag.length + 3) : env === undefined ? undefined : process.env[env];
+}
+
 export function listOption(flag: string, env: string, fallback: number[]): number[] {
   const arg = process.argv.find((a) => a.startsWith(`--${flag}=`));
   const raw = arg ? arg.slice(flag.length + 3) : process.env[env];
