@@ -14,7 +14,7 @@ const roots = ['test', 'packages/service/test'];
 export const optIn = ['scale'];
 
 /** The groups of `npm run test:unit`. */
-export const unitGroups = ['api', 'activities', 'workflows', 'unit-workflows', 'webhooks', 'storage'];
+export const unitGroups = ['api', 'activities', 'workflows', 'unit-workflows', 'webhooks', 'storage', 'doc-history'];
 
 // A file that calls one of these starts a Temporal dev server (or a whole stack) or PostgreSQL.
 const STARTS_A_SERVER = /\b(startTestTemporal|startStack|startDevStack|startTemporalServer|createLocalTestEnvironment|testServer)\(/;
