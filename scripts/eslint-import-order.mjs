@@ -16,6 +16,9 @@ export function placeOf(srcDir, file) {
   return parts.length === 1 ? parts[0].replace(/\.js$/, '.ts') : parts[0];
 }
 
+/** A place as messages name it: `src/client/`, `src/index.ts`. */
+const label = (place) => (place.endsWith('.ts') ? `src/${place}` : `src/${place}/`);
+
 /** The layers as text, for messages: `cli, index.ts > client, worker > ...`. */
 export function orderText(layers) {
   return layers.map((layer) => layer.join(', ')).join(' > ');
@@ -28,17 +31,17 @@ export function orderText(layers) {
 export function refusal({ layers, limits = {} }, from, to, typeOnly) {
   if (from === to) return null;
   const rank = (place) => layers.findIndex((layer) => layer.includes(place));
-  if (rank(from) < 0) return `src/${from} is in no layer of the import order: add it to the order in eslint.config.js and CONTRIBUTING.md`;
-  if (rank(to) < 0) return `src/${to} is in no layer of the import order: add it to the order in eslint.config.js and CONTRIBUTING.md`;
+  if (rank(from) < 0) return `${label(from)} is in no layer of the import order: add it to the order in eslint.config.js and CONTRIBUTING.md`;
+  if (rank(to) < 0) return `${label(to)} is in no layer of the import order: add it to the order in eslint.config.js and CONTRIBUTING.md`;
   const limit = limits[from];
   if (limit) {
     if (limit.only.includes(to)) return null;
-    if (limit.typesFrom?.includes(to)) return typeOnly ? null : `src/${from} may take only types from src/${to}: use \`import type\` (a value would be bundled into the workflow code)`;
-    return `src/${from} may import only from ${[...limit.only, ...(limit.typesFrom ?? []).map((p) => `${p} (types)`)].map((p) => `src/${p}`).join(', ')}`;
+    if (limit.typesFrom?.includes(to)) return typeOnly ? null : `${label(from)} may take only types from ${label(to)}: use \`import type\` (a value would be bundled into the workflow code)`;
+    return `${label(from)} may import only from ${[...limit.only.map(label), ...(limit.typesFrom ?? []).map((p) => `${label(p)} (types)`)].join(', ')}`;
   }
   if (rank(to) > rank(from)) return null;
   const where = rank(to) === rank(from) ? 'in the same layer as' : 'above';
-  return `src/${to} is ${where} src/${from} in the import order (${orderText(layers)}): move what both need below both`;
+  return `${label(to)} is ${where} ${label(from)} in the import order (${orderText(layers)}): move what both need below both`;
 }
 
 export const importOrderRule = {
