@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { startPipeline, type PipelineHandle } from '../src/client/pipeline.js';
 import { fairnessDevServerArgs } from '../src/devserver/index.js';
 import type { PipelineInput } from '../src/workflows/input.js';
-import { DEFAULT_OVERCOMMIT, MAX_OVERCOMMIT } from '../src/workflows/team-governor-rules.js';
+import { DEFAULT_OVERCOMMIT, MAX_OVERCOMMIT } from '../src/shared/team-governor-rules.js';
 import { diff, startCountingService } from './lib/counting-service.js';
 import { intOption, runBench, timeoutMs } from './lib/harness.js';
 import { fixed, int, median, seconds } from './lib/stats.js';

@@ -45,7 +45,7 @@ export { DEFAULT_ROBOTS_USER_AGENT } from './robots.js';
 export { contentHash, seriesRuns, seriesStoreRun, REMOVED_LIST, CHANGES_SIGNATURE_HEADER, type SeriesRunEntry, type ChangeKind, type ContentCopy } from './changes.js';
 export { recordMonitorCheck, monitorSeriesName, monitorCheckRunId, type MonitorCheckRecord, type MonitorCheckRecordInput } from './monitor-series.js';
 export { toActivityFailure, mapFailures, isRetryableKind } from './failures.js';
-export * from './retry-policies.js';
+export * from '../shared/retry-policies.js';
 export type * from './types.js';
 export type { AppendBatchInput, AppendBatchResult } from './batch-append.js';
 export type { LostJobInventory } from './lost-job.js';

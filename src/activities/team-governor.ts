@@ -5,8 +5,8 @@ import { Context } from '@temporalio/activity';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { WebDataApiError } from 'webdata-client';
-import { acquireShare, askShare, pauseTeam, releaseShare, renewShare, shareGrant, type GovernorTarget } from '../client/team-governor.js';
-import { checkAcquireRequest } from '../workflows/team-governor-rules.js';
+import { acquireShare, askShare, pauseTeam, releaseShare, renewShare, shareGrant, type GovernorTarget } from '../coordination/team-governor.js';
+import { checkAcquireRequest } from '../shared/team-governor-rules.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
 

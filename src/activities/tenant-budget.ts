@@ -2,7 +2,7 @@
 // settle what it cost. The ledger is a workflow (workflows/tenant-ledger.ts) reached with the
 // worker's own Temporal client, on the worker's task queue, started on first use.
 import { Context } from '@temporalio/activity';
-import { reserveTenantCredits, settleTenantCredits, tenantUsage, type Reservation, type TenantUsage } from '../client/tenants.js';
+import { reserveTenantCredits, settleTenantCredits, tenantUsage, type Reservation, type TenantUsage } from '../coordination/tenant-ledger.js';
 
 function temporal() {
   const ctx = Context.current();

@@ -4,7 +4,7 @@ import type { parseDocuments, ParseDocumentsProgress, ParseDocumentsResult } fro
 import { PARSE_DOCUMENTS_WORKFLOW_TYPE, parseProgressQuery } from '../workflows/definitions.js';
 import { parseParseDocumentsInput, type ParseDocumentsConfig, type ParseDocumentsInput } from '../workflows/parse-documents-input.js';
 import { OUTCOME, STAGE, TENANT } from '../search-attributes.js';
-import { DEFAULT_TENANT, priorityOf } from '../workflows/tenant.js';
+import { DEFAULT_TENANT, priorityOf } from '../shared/tenant.js';
 import { DEFAULT_TASK_QUEUE } from './pipeline.js';
 
 export interface StartParseDocumentsOptions {

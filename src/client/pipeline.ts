@@ -6,10 +6,11 @@ import { parsePipelineInput, recordAddressPolicy, type PipelineConfig, type Pipe
 import { addressPolicy, type AddressPolicyOption } from './address-policy.js';
 import type { PipelineResult } from '../workflows/state.js';
 import { OUTCOME, STAGE, TARGET_HOST, TENANT } from '../search-attributes.js';
-import { DEFAULT_TENANT, priorityOf } from '../workflows/tenant.js';
+import { DEFAULT_TENANT, priorityOf } from '../shared/tenant.js';
 import { hostOf } from '../workflows/host.js';
+import { DEFAULT_TASK_QUEUE } from '../shared/task-queue.js';
 
-export const DEFAULT_TASK_QUEUE = 'webdata';
+export { DEFAULT_TASK_QUEUE } from '../shared/task-queue.js';
 
 export interface StartPipelineOptions extends AddressPolicyOption {
   taskQueue?: string;

@@ -5,7 +5,7 @@ import { PIPELINE_WORKFLOW_TYPE } from '../workflows/definitions.js';
 import type { webDataPipeline } from '../workflows/pipeline.js';
 import { parsePipelineInput, recordAddressPolicy, type PipelineInput } from '../workflows/input.js';
 import { TENANT } from '../search-attributes.js';
-import { DEFAULT_TENANT, priorityOf } from '../workflows/tenant.js';
+import { DEFAULT_TENANT, priorityOf } from '../shared/tenant.js';
 import { addressPolicy, type AddressPolicyOption } from './address-policy.js';
 import { DEFAULT_TASK_QUEUE, describe, summarize } from './pipeline.js';
 

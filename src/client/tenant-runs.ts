@@ -3,7 +3,7 @@
 import type { Client } from '@temporalio/client';
 import { CREDITS, OUTCOME, PAGES, STAGE, TENANT } from '../search-attributes.js';
 import { PIPELINE_WORKFLOW_TYPE } from '../workflows/definitions.js';
-import { tenantSchema } from '../workflows/tenant.js';
+import { tenantSchema } from '../shared/tenant.js';
 
 export interface TenantRun {
   workflowId: string;

@@ -19,7 +19,7 @@ import type { DocumentStore } from 'webdata-storage';
 import type { InjectedSinks } from '@temporalio/worker';
 import { currentActivityTenant, tenantLabels } from './tenant-labels.js';
 import { workflowMetricsSinks } from './workflow-metrics-sink.js';
-import type { WebDataMetricsSinks } from './workflow-metrics-spec.js';
+import type { WebDataMetricsSinks } from '../shared/workflow-metrics-spec.js';
 
 /** The client's request observer (WebDataClientOptions.observer). */
 export type RequestObserver = NonNullable<WebDataClientOptions['observer']>;

@@ -3,7 +3,7 @@
 import type { MetricCounter, MetricHistogram, MetricMeter } from '@temporalio/common';
 import type { InjectedSinks } from '@temporalio/worker';
 import { tenantLabels, workflowTenant } from './tenant-labels.js';
-import { WORKFLOW_METRICS, type WebDataMetricsSinks, type WorkflowMetricName } from './workflow-metrics-spec.js';
+import { WORKFLOW_METRICS, type WebDataMetricsSinks, type WorkflowMetricName } from '../shared/workflow-metrics-spec.js';
 
 export function workflowMetricsSinks(meter: MetricMeter): InjectedSinks<WebDataMetricsSinks> {
   const instruments = new Map<WorkflowMetricName, MetricCounter | MetricHistogram>();

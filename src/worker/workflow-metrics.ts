@@ -7,7 +7,7 @@
 //   webdata_pipeline_runs{status,tenant}       finished runs (a continue-as-new is not a finish)
 //   webdata_pipeline_duration_seconds{status}  the run's last execution, start to result
 import { proxySinks, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
-import type { WebDataMetricsSinks } from './workflow-metrics-spec.js';
+import type { WebDataMetricsSinks } from '../shared/workflow-metrics-spec.js';
 
 const { webdataMetrics } = proxySinks<WebDataMetricsSinks>();
 

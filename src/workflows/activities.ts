@@ -9,7 +9,7 @@ import {
   jobStartRetryPolicy,
   readRetryPolicy,
   supportRetryPolicy,
-} from '../activities/retry-policies.js';
+} from '../shared/retry-policies.js';
 import { withRunPriority } from './run-priority.js';
 
 type Activities = ReturnType<typeof createActivities>;

@@ -1,7 +1,7 @@
 // Messages of the pipeline and parseDocuments workflows, shared by the workflows, the client and
 // the webhook receiver. Plain definition objects (what defineQuery & co. return) so that a backend
 // that only starts runs loads neither @temporalio/workflow nor the workflow code.
-import { query, signal, update } from './message-definitions.js';
+import { query, signal, update } from '../shared/message-definitions.js';
 import type { StageName } from './input.js';
 import type { CreditReport, StageReport } from './state.js';
 import type { ParseDocumentsProgress } from './parse-documents.js';

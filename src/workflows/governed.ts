@@ -5,8 +5,8 @@
 import { CancellationScope, condition, patched, setHandler, sleep } from '@temporalio/workflow';
 import { asks, lines, reads } from './activities.js';
 import type { PipelineRuntime } from './runtime.js';
-import { shareGrantedSignal } from './team-governor-messages.js';
-import { DEFAULT_TENANT } from './tenant.js';
+import { shareGrantedSignal } from '../shared/team-governor-messages.js';
+import { DEFAULT_TENANT } from '../shared/tenant.js';
 
 /** Patch id: only runs with input.governor take this path; kept explicit for their histories. */
 export const TEAM_GOVERNOR = 'team-governor';

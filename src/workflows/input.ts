@@ -20,8 +20,8 @@ import {
   interactRequestShape,
 } from 'webdata-contract';
 import { lazyStrictObject } from './lazy-schema.js';
-import { priorityKeySchema, tenantSchema } from './tenant.js';
-import { DEFAULT_LEASE_TTL_MS, DEFAULT_OVERCOMMIT, MAX_OVERCOMMIT } from './team-governor-rules.js';
+import { priorityKeySchema, tenantSchema } from '../shared/tenant.js';
+import { DEFAULT_LEASE_TTL_MS, DEFAULT_OVERCOMMIT, MAX_OVERCOMMIT } from '../shared/team-governor-rules.js';
 
 export const STAGES = ['map', 'select', 'crawl', 'batch', 'interact', 'agent', 'support'] as const;
 export type StageName = (typeof STAGES)[number];

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { formatIssues, MIN_BUDGET_CREDITS, parseOptionsSchema } from 'webdata-contract';
 import { lazyStrictObject, once } from './lazy-schema.js';
-import { priorityKeySchema, tenantSchema } from './tenant.js';
+import { priorityKeySchema, tenantSchema } from '../shared/tenant.js';
 
 /** Files a run may list: the list travels in each continue-as-new, so it stays small. */
 export const MAX_PARSE_FILES = 10_000;

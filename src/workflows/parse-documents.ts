@@ -20,7 +20,7 @@ import {
 } from '@temporalio/workflow';
 import { pageCredits } from 'webdata-contract';
 import type { createActivities } from '../activities/index.js';
-import { parseRetryPolicy } from '../activities/retry-policies.js';
+import { parseRetryPolicy } from '../shared/retry-policies.js';
 import { CREDITS, OUTCOME, PAGES } from '../search-attributes.js';
 import { reads } from './activities.js';
 import { parseProgressQuery } from './definitions.js';

@@ -4,8 +4,8 @@
 // it back when they end; a lease its holder stops renewing expires; a 429 pauses every grant.
 // Rules: team-governor-rules.ts.
 import { allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import { acquireShareUpdate, askShareSignal, governorStatusQuery, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate, shareGrantedSignal, shareQuery } from './team-governor-messages.js';
-import { answer, checkAcquireRequest, checkCount, checkKey, grantAll, newGovernor, nextWake, pause, release, renew, request, status, type GovernorState } from './team-governor-rules.js';
+import { acquireShareUpdate, askShareSignal, governorStatusQuery, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate, shareGrantedSignal, shareQuery } from '../shared/team-governor-messages.js';
+import { answer, checkAcquireRequest, checkCount, checkKey, grantAll, newGovernor, nextWake, pause, release, renew, request, status, type GovernorState } from '../shared/team-governor-rules.js';
 
 /** Governors whose history began before the newcomers' headroom grant as they did then. */
 const NEWCOMER_HEADROOM = 'governor-newcomer-headroom';

@@ -3,9 +3,9 @@
 // Runs reserve a stage's worst case before it spends and settle what it cost (updates: each one
 // is applied once, in order, and survives any worker's death); `webdata tenants` reads it.
 import { allHandlersFinished, condition, continueAsNew, proxySinks, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { WebDataMetricsSinks } from '../worker/workflow-metrics-spec.js';
-import { reserveCreditsUpdate, setTenantBudgetUpdate, settleCreditsUpdate, tenantUsageQuery } from './tenant-ledger-messages.js';
-import { newLedger, reserve, settle, usage, type LedgerState } from './tenant-ledger-rules.js';
+import type { WebDataMetricsSinks } from '../shared/workflow-metrics-spec.js';
+import { reserveCreditsUpdate, setTenantBudgetUpdate, settleCreditsUpdate, tenantUsageQuery } from '../shared/tenant-ledger-messages.js';
+import { newLedger, reserve, settle, usage, type LedgerState } from '../shared/tenant-ledger-rules.js';
 
 const { webdataMetrics } = proxySinks<WebDataMetricsSinks>();
 

@@ -6,7 +6,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { ERROR_KINDS, ERROR_KIND_RETRYABLE, NON_RETRYABLE_ERROR_KINDS } from '../../packages/contract/src/index.js';
 import { WebDataApiError } from '../../packages/client/src/index.js';
 import { toActivityFailure } from '../../src/activities/failures.js';
-import { readRetryPolicy } from '../../src/activities/retry-policies.js';
+import { readRetryPolicy } from '../../src/shared/retry-policies.js';
 
 test('each kind fails an activity as retryable or not, as the contract lists it', () => {
   for (const kind of ERROR_KINDS) {

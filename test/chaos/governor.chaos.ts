@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { WebDataClient } from '../../packages/client/src/client.js';
 import { FilesystemStore } from '../../packages/storage/src/index.js';
 import { startPipeline } from '../../src/client/pipeline.js';
-import { governorStatus, type GovernorStatus } from '../../src/client/team-governor.js';
+import { governorStatus, type GovernorStatus } from '../../src/coordination/team-governor.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import type { PipelineResult } from '../../src/workflows/state.js';
 import { quietTemporalLogs } from '../helpers/temporal.js';

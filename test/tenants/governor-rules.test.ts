@@ -3,7 +3,7 @@
 // a renewed lease that had expired is counted again.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answer, fairShares, grantAll, inUse, newGovernor, nextWake, pause, release, renew, request, status, WAITER_TTL_MS } from '../../src/workflows/team-governor-rules.js';
+import { answer, fairShares, grantAll, inUse, newGovernor, nextWake, pause, release, renew, request, status, WAITER_TTL_MS } from '../../src/shared/team-governor-rules.js';
 
 const ask = (tenant: string, key: string, want = 8, ttlMs = 60_000) => ({ tenant, key, want, concurrency: 8, ttlMs });
 

@@ -10,9 +10,9 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { defaultLocalTeam } from '../../packages/service/src/config/defaults.js';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import { startPipeline } from '../../src/client/pipeline.js';
-import { acquireShare, governorStatus, releaseShare, type GovernorTarget } from '../../src/client/team-governor.js';
+import { acquireShare, governorStatus, releaseShare, type GovernorTarget } from '../../src/coordination/team-governor.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
-import { governorWorkflowId } from '../../src/workflows/team-governor-messages.js';
+import { governorWorkflowId } from '../../src/shared/team-governor-messages.js';
 import { recordHistory } from '../helpers/histories.js';
 import { startStack } from '../helpers/stack.js';
 

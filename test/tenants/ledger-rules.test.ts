@@ -2,7 +2,7 @@
 // and holds a dead run never settled expiring.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOLD_TTL_MS, newLedger, reserve, settle, usage } from '../../src/workflows/tenant-ledger-rules.js';
+import { HOLD_TTL_MS, newLedger, reserve, settle, usage } from '../../src/shared/tenant-ledger-rules.js';
 
 const NOV = Date.UTC(2026, 10, 10);
 

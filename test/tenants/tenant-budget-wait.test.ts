@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import { cancelPipeline, startPipeline } from '../../src/client/pipeline.js';
 import { runningPipelinesQuery } from '../../src/client/tenant-runs.js';
-import { setTenantBudget, tenantUsage } from '../../src/client/tenants.js';
+import { setTenantBudget } from '../../src/client/tenants.js';
+import { tenantUsage } from '../../src/coordination/tenant-ledger.js';
 import { tenantBudgetChangedSignal } from '../../src/workflows/definitions.js';
 import { startStack } from '../helpers/stack.js';
 

@@ -4,7 +4,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DevStack } from '../../src/cli/dev-stack.js';
-import { setTenantBudget, tenantUsage } from '../../src/client/tenants.js';
+import { setTenantBudget } from '../../src/client/tenants.js';
+import { tenantUsage } from '../../src/coordination/tenant-ledger.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import { recordHistory } from '../helpers/histories.js';
 import { runToEnd, startStack } from '../helpers/stack.js';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parsePipelineInput, PipelineInputError } from '../../src/workflows/input.js';
 import { parseParseDocumentsInput, ParseDocumentsInputError } from '../../src/workflows/parse-documents-input.js';
-import { priorityOf } from '../../src/workflows/tenant.js';
+import { priorityOf } from '../../src/shared/tenant.js';
 import { TenantLabels } from '../../src/worker/tenant-labels.js';
 import { SEARCH_ATTRIBUTES } from '../../src/search-attributes.js';
 

@@ -1,8 +1,9 @@
 // `webdata tenants`: each tenant's credits this month against its monthly budget (its ledger
 // workflow); `--set-budget N --tenant T` sets a budget (`none` removes it).
 import { parseArgs } from 'node:util';
-import { listTenantUsage, setTenantBudget, tenantUsage, type TenantUsage } from '../../client/tenants.js';
-import { tenantSchema } from '../../workflows/tenant.js';
+import { listTenantUsage, setTenantBudget } from '../../client/tenants.js';
+import { tenantUsage, type TenantUsage } from '../../coordination/tenant-ledger.js';
+import { tenantSchema } from '../../shared/tenant.js';
 import { connectClient } from '../connect.js';
 import { CliError, UsageError } from '../errors.js';
 

@@ -3,10 +3,10 @@
 // tools that read the governor's state.
 import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
-import { acquireShareUpdate, askShareSignal, GOVERNOR_WORKFLOW_TYPE, governorStatusQuery, governorWorkflowId, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate, shareQuery } from '../workflows/team-governor-messages.js';
-import type { AcquireRequest, Grant, GovernorStatus } from '../workflows/team-governor-rules.js';
+import { acquireShareUpdate, askShareSignal, GOVERNOR_WORKFLOW_TYPE, governorStatusQuery, governorWorkflowId, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate, shareQuery } from '../shared/team-governor-messages.js';
+import type { AcquireRequest, Grant, GovernorStatus } from '../shared/team-governor-rules.js';
 
-export type { Grant, GovernorStatus } from '../workflows/team-governor-rules.js';
+export type { Grant, GovernorStatus } from '../shared/team-governor-rules.js';
 
 export interface GovernorTarget {
   client: Client;

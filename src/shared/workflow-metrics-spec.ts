@@ -1,5 +1,6 @@
 // The metrics the workflow interceptor reports through the `webdataMetrics` sink: shared by the
-// workflow end (workflow-metrics.ts, bundled) and the worker end (workflow-metrics-sink.ts).
+// workflow end (worker/workflow-metrics.ts, bundled), the ledger workflow and the worker end
+// (worker/workflow-metrics-sink.ts).
 import type { Sinks } from '@temporalio/workflow';
 
 /** The package's workflow metrics, by name; `tenant: true` adds the run's (bounded) tenant label. */
