@@ -9,6 +9,7 @@ export type { ParseDocumentsProgress, ParseDocumentsResult, ParseDocumentsStatus
 export type { ParseDocumentsInput, ParseDocumentsConfig } from '../workflows/parse-documents-input.js';
 export { ParseDocumentsInputError, MAX_PARSE_FILES } from '../workflows/parse-documents-input.js';
 export { listTenantRuns, tenantQuery, type TenantRun } from './tenant-runs.js';
+export { checkSearchAttributes, registerCommand, SearchAttributeMissingError, type SearchAttributeReport } from './search-attribute-check.js';
 export { listTenantUsage, reserveTenantCredits, setTenantBudget, settleTenantCredits, tenantUsage, type LedgerOptions, type Reservation, type TenantUsage } from './tenants.js';
 export { governorStatus, type GovernorStatus } from './team-governor.js';
 export { DEFAULT_TENANT, priorityOf, tenantSchema } from '../workflows/tenant.js';

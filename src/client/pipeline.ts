@@ -8,6 +8,7 @@ import type { PipelineResult } from '../workflows/state.js';
 import { OUTCOME, STAGE, TARGET_HOST, TENANT } from '../search-attributes.js';
 import { DEFAULT_TENANT, priorityOf } from '../workflows/tenant.js';
 import { hostOf } from '../workflows/host.js';
+import { withSearchAttributeHint } from './search-attribute-check.js';
 
 export const DEFAULT_TASK_QUEUE = 'webdata';
 
@@ -51,7 +52,7 @@ export async function startPipeline(client: Client, input: PipelineInput, option
   const recorded = recordAddressPolicy(input, policy);
   const config = parsePipelineInput(recorded, policy);
   const workflowId = options.workflowId ?? `webdata-${hostOf(config.url).replace(/[^a-z0-9.-]/gi, '-')}-${Date.now()}`;
-  return client.workflow.start<typeof webDataPipeline>(PIPELINE_WORKFLOW_TYPE, {
+  return withSearchAttributeHint(client, () => client.workflow.start<typeof webDataPipeline>(PIPELINE_WORKFLOW_TYPE, {
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowId,
     args: [recorded],
@@ -64,7 +65,7 @@ export async function startPipeline(client: Client, input: PipelineInput, option
       { key: STAGE, value: 'starting' },
       { key: OUTCOME, value: 'running' },
     ],
-  });
+  }));
 }
 
 export async function getProgress(client: Client, workflowId: string): Promise<PipelineProgress> {

@@ -9,6 +9,7 @@ import type { Reservation, TenantUsage } from '../workflows/tenant-ledger-rules.
 import { priorityOf, tenantSchema } from '../workflows/tenant.js';
 import { tenantBudgetChangedSignal } from '../workflows/definitions.js';
 import { DEFAULT_TASK_QUEUE } from './pipeline.js';
+import { withSearchAttributeHint } from './search-attribute-check.js';
 import { runningPipelinesQuery } from './tenant-runs.js';
 
 export type { Reservation, TenantUsage } from '../workflows/tenant-ledger-rules.js';
@@ -31,7 +32,7 @@ async function ledgerUpdate<Ret, Arg>(client: Client, tenant: string, update: Up
     typedSearchAttributes: [{ key: TENANT, value: tenant }],
     staticSummary: `credit ledger of tenant ${tenant}`,
   });
-  return client.workflow.executeUpdateWithStart(update, { args: [arg], startWorkflowOperation: start });
+  return withSearchAttributeHint(client, () => client.workflow.executeUpdateWithStart(update, { args: [arg], startWorkflowOperation: start }));
 }
 
 export interface LedgerOptions {
