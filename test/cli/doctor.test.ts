@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DevStack } from '../../src/cli/dev-stack.js';
+import { msToTs } from '@temporalio/common/lib/time.js';
 import { resolveTemporalCli } from '../../src/devserver/index.js';
 import { LEDGER_WORKFLOW_TYPE, ledgerWorkflowId } from '../../src/workflows/tenant-ledger-messages.js';
 import { runToEnd, startStack } from '../helpers/stack.js';
@@ -23,7 +24,7 @@ before(async () => {
   stack = await startStack();
   storeDir = mkdtempSync(join(tmpdir(), 'webdata-doctor-'));
   const { workflowService, operatorService } = stack.temporal.client.connection;
-  await workflowService.registerNamespace({ namespace: LEGACY, workflowExecutionRetentionPeriod: { seconds: 86_400 } });
+  await workflowService.registerNamespace({ namespace: LEGACY, workflowExecutionRetentionPeriod: msToTs('1 day') });
   await operatorService.addSearchAttributes({ namespace: LEGACY, searchAttributes: OLDER_ATTRIBUTES });
 });
 
@@ -82,7 +83,7 @@ test('a namespace of the five older attributes: run refused naming WebdataTenant
   assert.match(line(before.out, 'temporal'), new RegExp(`^ok +temporal +${stack.temporal.address.replace(/\./g, '\\.')}, namespace ${LEGACY} \\(server \\d+\\.\\d+`));
   const attributes = line(before.out, 'search attributes');
   assert.match(attributes, /^fail +search attributes +namespace legacy lacks WebdataTenant \(Keyword\): every run start is refused\. Fix: /);
-  const printed = /Fix: (temporal operator .*)$/.exec(attributes)?.[1];
+  const printed = /Fix: (temporal operator .*)$/.exec(attributes)?.[1] ?? '';
   assert.equal(printed, register);
   // The rest of the deployment is fine: the service takes the key, the store is writable, private addresses refused.
   assert.match(line(before.out, 'service'), new RegExp(`^ok +service +${stack.service.url.replace(/\./g, '\\.')} accepts the key`));
@@ -95,6 +96,7 @@ test('a namespace of the five older attributes: run refused naming WebdataTenant
   // The printed command, as the user pastes it (the temporal CLI reads TEMPORAL_ADDRESS too).
   const [, ...registerArgs] = printed.split(' ');
   const cli = await resolveTemporalCli();
+  assert.ok(cli.path, 'the temporal CLI has a path');
   const registered = await runClean(cli.path, registerArgs, { TEMPORAL_ADDRESS: stack.temporal.address });
   assert.equal(registered.code, 0, `${registered.out}\n${registered.err}`);
 
