@@ -11,7 +11,9 @@ import type { DevStack } from '../../src/cli/dev-stack.js';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { resolveTemporalCli } from '../../src/devserver/index.js';
 import { LEDGER_WORKFLOW_TYPE, ledgerWorkflowId } from '../../src/workflows/tenant-ledger-messages.js';
+import { explain } from '../../src/cli/errors.js';
 import { runToEnd, startStack } from '../helpers/stack.js';
+import { testServer } from '../storage/postgres-server.js';
 
 const LEGACY = 'legacy';
 /** What docs/operations.md registered before the tenants release. */
@@ -153,4 +155,29 @@ test('status --tenant lists the tenant\'s runs, not its ledger', async () => {
   assert.match(status.out, new RegExp(`^ {2}${id} {2}completed `, 'm'));
   assert.doesNotMatch(status.out, new RegExp(ledgerWorkflowId('acme')));
   assert.equal(status.out.trim().split('\n').length, 2, status.out);
+});
+
+test('doctor on a PostgreSQL store: tables the worker will create, a test write rolled back; a server that refuses connections', async () => {
+  const pg = await testServer();
+  try {
+    const schema = `doctor_${process.pid}`;
+    const url = `${pg.url}${pg.url.includes('?') ? '&' : '?'}schema=${schema}`;
+    const r = await webdata(['doctor'], { ...userEnv(stack.temporal.namespace), WEBDATA_STORE: url });
+    assert.match(line(r.out, 'store'), new RegExp(`^ok +store +.*: schema ${schema} lacks runs, documents, failures, links, which the worker creates on first write \\(this user may\\); a test write was rolled back$`));
+    // Rolled back: the schema was not left behind.
+    const again = await webdata(['doctor'], { ...userEnv(stack.temporal.namespace), WEBDATA_STORE: url });
+    assert.match(line(again.out, 'store'), new RegExp(`schema ${schema} lacks runs`));
+    const refused = await webdata(['doctor'], { ...userEnv(stack.temporal.namespace), WEBDATA_STORE: 'postgres://webdata@127.0.0.1:9/webdata' });
+    assert.equal(refused.code, 1);
+    assert.match(line(refused.out, 'store'), /^fail +store +cannot connect to postgres:\/\/webdata@127\.0\.0\.1:9\/webdata: .*ECONNREFUSED/);
+  } finally {
+    await pg.release();
+  }
+});
+
+test('a failure that is not one of the known kinds prints its cause chain, the server\'s words included', () => {
+  const grpc = Object.assign(new Error('3 INVALID_ARGUMENT: workflow type too long'), { code: 3, details: 'workflow type too long', metadata: {} });
+  const { message, exitCode } = explain(new Error('Failed to start Workflow', { cause: grpc }), 'run');
+  assert.equal(message, 'Failed to start Workflow: workflow type too long (run with --debug for details)');
+  assert.equal(exitCode, 1);
 });
