@@ -32,6 +32,24 @@ export function redactSpec(spec: string): string {
   return spec.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/:@]*):[^@/]*@/i, '$1:***@');
 }
 
+/**
+ * An error and its causes in one line, outermost first: "Failed to start Workflow: search
+ * attribute WebdataTenant is not defined". A gRPC error gives its `details` (the server's own
+ * words); a cause whose text an outer one already says is left out.
+ */
+export function causeChain(err: unknown): string {
+  const parts: string[] = [];
+  const seen = new Set<unknown>();
+  for (let e = err; e !== undefined && e !== null && !seen.has(e) && parts.length < 10; e = (e as { cause?: unknown }).cause) {
+    seen.add(e);
+    const { details, message } = e as { details?: unknown; message?: unknown };
+    const text = oneLine(typeof details === 'string' && details !== '' ? details : typeof message === 'string' ? message : String(e));
+    if (text !== '' && !parts.some((p) => p.includes(text))) parts.push(text);
+    if (typeof e !== 'object') break;
+  }
+  return parts.join(': ');
+}
+
 /** The message and exit code of any error a command threw. */
 export function explain(err: unknown, command: string): { message: string; exitCode: number } {
   const help = command ? `webdata ${command} --help` : 'webdata --help';
@@ -50,11 +68,14 @@ export function explain(err: unknown, command: string): { message: string; exitC
   if (e.name === 'WorkflowNotFoundError') {
     return { message: `no run with workflow id ${e.workflowId} in this namespace: check the id (the Temporal UI lists runs)`, exitCode: EXIT_FAILURE };
   }
+  if (e.name === 'SearchAttributeMissingError') {
+    // Its message names the attribute and the command that registers it.
+    return { message: oneLine(e.message ?? ''), exitCode: EXIT_FAILURE };
+  }
   if (typeof code === 'number' && typeof e.details === 'string' && e.metadata) {
     return { message: `Temporal refused the request: ${oneLine(e.details || e.message || '')}`, exitCode: EXIT_FAILURE };
   }
-  const message = err instanceof Error ? err.message : String(err);
-  return { message: `${oneLine(message) || 'failed'} (run with --debug for details)`, exitCode: EXIT_FAILURE };
+  return { message: `${causeChain(err) || 'failed'} (run with --debug for details)`, exitCode: EXIT_FAILURE };
 }
 
 /** Prints the failure of `webdata <command>` (stack with debug) and returns the exit code. */

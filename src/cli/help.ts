@@ -37,6 +37,7 @@ export const HELP = `webdata: durable web data pipelines on Temporal
   webdata cancel <workflow-id>        cancel a run (jobs cancelled, sessions stopped)
   webdata schedule create|list|pause|unpause|delete
   webdata worker                      run a worker configured from WEBDATA_* and TEMPORAL_* variables
+  webdata doctor                      check the deployment: Temporal, search attributes, service, store
   webdata webhooks --port N           run the webhook receiver (signals runs when jobs end)
   webdata export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...] [--follow]
   webdata changes <series> [--diff]   what the latest run of a series (a schedule) found changed
@@ -112,6 +113,17 @@ ${CONNECTION}`,
 Runs a worker for the pipeline, configured from the environment: WEBDATA_API_URL,
 WEBDATA_API_KEY, WEBDATA_STORE (folder or postgres:// URL), WEBDATA_TASK_QUEUE and the other
 WEBDATA_* settings (docs/operations.md, "Run the worker in production"), plus the Temporal connection below.
+
+${CONNECTION}`,
+
+  doctor: `usage: webdata doctor
+
+Checks the deployment the environment describes, as \`webdata worker\` and the other commands
+read it: Temporal reachable and the namespace there; the namespace's search attributes (the
+one command that registers the missing ones); whether the server can share task queues by
+tenant (fairness); the WEBDATA_* settings; the service at WEBDATA_API_URL accepting
+WEBDATA_API_KEY; the store (WEBDATA_STORE) writable; the address policy. One line per check,
+ok, warn or fail, with what to do. Exit 1 when a check fails. Run it after an upgrade.
 
 ${CONNECTION}`,
 

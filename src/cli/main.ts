@@ -40,6 +40,7 @@ export async function main(argv: string[], io: CliIo = consoleIo): Promise<numbe
       case 'webhooks': return await (await import('./commands/webhooks.js')).webhooksCommand(rest);
       case 'parse': return await (await import('./commands/parse.js')).parseCommand(rest);
       case 'tenants': return await (await import('./commands/tenants.js')).tenantsCommand(rest);
+      case 'doctor': return await (await import('./commands/doctor.js')).doctorCommand(rest);
       case 'worker':
         if (rest.length > 0) throw new UsageError(`worker takes no arguments, got "${rest.join(' ')}": it is configured from WEBDATA_* and TEMPORAL_* variables (see webdata worker --help)`);
         try {

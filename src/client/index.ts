@@ -9,6 +9,7 @@ export type { ParseDocumentsProgress, ParseDocumentsResult, ParseDocumentsStatus
 export type { ParseDocumentsInput, ParseDocumentsConfig } from '../workflows/parse-documents-input.js';
 export { ParseDocumentsInputError, MAX_PARSE_FILES } from '../workflows/parse-documents-input.js';
 export { listTenantRuns, tenantQuery, type TenantRun } from './tenant-runs.js';
+export { checkSearchAttributes, registerCommand, SearchAttributeMissingError, type SearchAttributeReport } from '../coordination/search-attribute-check.js';
 export { listTenantUsage, setTenantBudget } from './tenants.js';
 export { reserveTenantCredits, settleTenantCredits, tenantUsage, type LedgerOptions, type Reservation, type TenantUsage } from '../coordination/tenant-ledger.js';
 export { governorStatus, type GovernorStatus } from '../coordination/team-governor.js';

@@ -6,6 +6,7 @@ import { parseParseDocumentsInput, type ParseDocumentsConfig, type ParseDocument
 import { OUTCOME, STAGE, TENANT } from '../search-attributes.js';
 import { DEFAULT_TENANT, priorityOf } from '../shared/tenant.js';
 import { DEFAULT_TASK_QUEUE } from './pipeline.js';
+import { withSearchAttributeHint } from '../coordination/search-attribute-check.js';
 
 export interface StartParseDocumentsOptions {
   taskQueue?: string;
@@ -28,7 +29,7 @@ export function summarizeParse(config: ParseDocumentsConfig): string {
  */
 export async function startParseDocuments(client: Client, input: ParseDocumentsInput, options: StartParseDocumentsOptions = {}): Promise<ParseDocumentsHandle> {
   const config = parseParseDocumentsInput(input);
-  return client.workflow.start<typeof parseDocuments>(PARSE_DOCUMENTS_WORKFLOW_TYPE, {
+  return withSearchAttributeHint(client, () => client.workflow.start<typeof parseDocuments>(PARSE_DOCUMENTS_WORKFLOW_TYPE, {
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowId: options.workflowId ?? `webdata-parse-${Date.now()}`,
     args: [input],
@@ -39,7 +40,7 @@ export async function startParseDocuments(client: Client, input: ParseDocumentsI
       { key: STAGE, value: 'parse' },
       { key: OUTCOME, value: 'running' },
     ],
-  });
+  }));
 }
 
 export async function getParseProgress(client: Client, workflowId: string): Promise<ParseDocumentsProgress> {

@@ -9,6 +9,7 @@ import { OUTCOME, STAGE, TARGET_HOST, TENANT } from '../search-attributes.js';
 import { DEFAULT_TENANT, priorityOf } from '../shared/tenant.js';
 import { hostOf } from '../workflows/host.js';
 import { DEFAULT_TASK_QUEUE } from '../shared/task-queue.js';
+import { withSearchAttributeHint } from '../coordination/search-attribute-check.js';
 
 export { DEFAULT_TASK_QUEUE } from '../shared/task-queue.js';
 
@@ -52,7 +53,7 @@ export async function startPipeline(client: Client, input: PipelineInput, option
   const recorded = recordAddressPolicy(input, policy);
   const config = parsePipelineInput(recorded, policy);
   const workflowId = options.workflowId ?? `webdata-${hostOf(config.url).replace(/[^a-z0-9.-]/gi, '-')}-${Date.now()}`;
-  return client.workflow.start<typeof webDataPipeline>(PIPELINE_WORKFLOW_TYPE, {
+  return withSearchAttributeHint(client, () => client.workflow.start<typeof webDataPipeline>(PIPELINE_WORKFLOW_TYPE, {
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowId,
     args: [recorded],
@@ -65,7 +66,7 @@ export async function startPipeline(client: Client, input: PipelineInput, option
       { key: STAGE, value: 'starting' },
       { key: OUTCOME, value: 'running' },
     ],
-  });
+  }));
 }
 
 export async function getProgress(client: Client, workflowId: string): Promise<PipelineProgress> {

@@ -8,6 +8,7 @@ import { TENANT } from '../search-attributes.js';
 import { DEFAULT_TENANT, priorityOf } from '../shared/tenant.js';
 import { addressPolicy, type AddressPolicyOption } from './address-policy.js';
 import { DEFAULT_TASK_QUEUE, describe, summarize } from './pipeline.js';
+import { withSearchAttributeHint } from '../coordination/search-attribute-check.js';
 
 export type OverlapPolicy = 'skip' | 'buffer_one' | 'buffer_all' | 'cancel_other' | 'terminate_other' | 'allow_all';
 
@@ -63,13 +64,13 @@ export async function schedulePipeline(client: Client, input: PipelineInput, opt
     priority: priorityOf(config),
     typedSearchAttributes: [{ key: TENANT, value: config.tenant ?? DEFAULT_TENANT }],
   };
-  const handle = await client.schedule.create({
+  const handle = await withSearchAttributeHint(client, () => client.schedule.create({
     scheduleId: options.scheduleId,
     spec: options.cron ? { cronExpressions: [options.cron] } : { intervals: [{ every: options.every as string }] },
     action,
     policies: { overlap: OVERLAP[options.overlap ?? 'skip'], catchupWindow: '1 minute' },
     state: { paused: options.paused ?? false, note: options.note },
-  });
+  }));
   if (options.backfill) {
     await handle.backfill({ start: options.backfill.start, end: options.backfill.end, overlap: OVERLAP[options.overlap ?? 'allow_all'] });
   }

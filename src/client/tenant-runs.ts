@@ -3,6 +3,8 @@
 import type { Client } from '@temporalio/client';
 import { CREDITS, OUTCOME, PAGES, STAGE, TENANT } from '../search-attributes.js';
 import { PIPELINE_WORKFLOW_TYPE } from '../workflows/definitions.js';
+import { GOVERNOR_WORKFLOW_TYPE } from '../shared/team-governor-messages.js';
+import { LEDGER_WORKFLOW_TYPE } from '../shared/tenant-ledger-messages.js';
 import { tenantSchema } from '../shared/tenant.js';
 
 export interface TenantRun {
@@ -30,10 +32,16 @@ export function runningPipelinesQuery(tenant: string): string {
   return tenantQuery(tenant, `WorkflowType = '${PIPELINE_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running'`);
 }
 
-/** The tenant's runs, newest first, at most `limit` (default 100). */
+/**
+ * The package's own long-lived workflows: a tenant's credit ledger carries its WebdataTenant too,
+ * and neither it nor a team's governor is a run of the tenant's.
+ */
+const INFRASTRUCTURE = `WorkflowType NOT IN ('${LEDGER_WORKFLOW_TYPE}', '${GOVERNOR_WORKFLOW_TYPE}')`;
+
+/** The tenant's runs (pipelines, parses: not its ledger), newest first, at most `limit` (default 100). */
 export async function listTenantRuns(client: Client, tenant: string, options: { limit?: number; completedOnly?: boolean } = {}): Promise<TenantRun[]> {
   const limit = options.limit ?? 100;
-  const query = tenantQuery(tenant, options.completedOnly ? `ExecutionStatus = 'Completed'` : undefined);
+  const query = tenantQuery(tenant, options.completedOnly ? `${INFRASTRUCTURE} AND ExecutionStatus = 'Completed'` : INFRASTRUCTURE);
   const runs: TenantRun[] = [];
   for await (const w of client.workflow.list({ query })) {
     const attrs = w.typedSearchAttributes;

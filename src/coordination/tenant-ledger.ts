@@ -4,6 +4,7 @@
 import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { TENANT } from '../search-attributes.js';
+import { withSearchAttributeHint } from './search-attribute-check.js';
 import { DEFAULT_TASK_QUEUE } from '../shared/task-queue.js';
 import { ledgerWorkflowId, LEDGER_WORKFLOW_TYPE, reserveCreditsUpdate, settleCreditsUpdate, tenantUsageQuery } from '../shared/tenant-ledger-messages.js';
 import type { Reservation, TenantUsage } from '../shared/tenant-ledger-rules.js';
@@ -34,7 +35,7 @@ export async function ledgerUpdate<Ret, Arg>(client: Client, tenant: string, upd
     typedSearchAttributes: [{ key: TENANT, value: tenant }],
     staticSummary: `credit ledger of tenant ${tenant}`,
   });
-  return client.workflow.executeUpdateWithStart(update, { args: [arg], startWorkflowOperation: start });
+  return withSearchAttributeHint(client, () => client.workflow.executeUpdateWithStart(update, { args: [arg], startWorkflowOperation: start }));
 }
 
 export function reserveTenantCredits(client: Client, tenant: string, key: string, credits: number, options: LedgerOptions = {}): Promise<Reservation> {

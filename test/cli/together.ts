@@ -4,6 +4,7 @@
 // runs alone with `node --test`.
 // alone: cli.test.ts
 import './agent-flags.test.js';
+import './doctor.test.js';
 import './monitor.test.js';
 import './parse.test.js';
 import './summary.test.js';
