@@ -143,6 +143,7 @@ describe('the docs\' shell walkthroughs, run in a clean shell against one `webda
   let shell: Shell;
   let stack: ReturnType<typeof spawnGroup> | undefined;
   let stackProblem: string | undefined;
+  let storeTouched = false;
 
   before(async () => {
     shell = cleanShell();
@@ -152,7 +153,9 @@ describe('the docs\' shell walkthroughs, run in a clean shell against one `webda
       stackProblem = `port ${busy.join(', ')} on 127.0.0.1 in use: the doc test runs \`${STACK_COMMAND}\` on its default ports, as the README does; stop what listens there`;
       return;
     }
-    // The README's store is .data/store in the repository: a developer's own is put aside.
+    // The README's store is .data/store in the repository: a developer's own is put aside, and
+    // put back at the end in place of the one the walkthroughs wrote.
+    storeTouched = true;
     if (existsSync(STORE)) {
       if (existsSync(SAVED_STORE)) rmSync(STORE, { recursive: true, force: true });
       else renameSync(STORE, SAVED_STORE);
@@ -173,9 +176,9 @@ describe('the docs\' shell walkthroughs, run in a clean shell against one `webda
       await stack.closed;
       clearTimeout(killer);
     }
-    if (existsSync(SAVED_STORE)) {
+    if (storeTouched) {
       rmSync(STORE, { recursive: true, force: true });
-      renameSync(SAVED_STORE, STORE);
+      if (existsSync(SAVED_STORE)) renameSync(SAVED_STORE, STORE);
     }
     if (shell) rmSync(shell.home, { recursive: true, force: true });
     const count = (s: Result['status']) => results.filter((r) => r.status === s).length;
