@@ -14,10 +14,11 @@ const roots = ['test', 'packages/service/test'];
 export const optIn = ['scale'];
 
 /** The groups of `npm run test:unit`. */
-export const unitGroups = ['api', 'activities', 'workflows', 'unit-workflows', 'webhooks', 'storage', 'doc-history'];
+export const unitGroups = ['api', 'activities', 'workflows', 'unit-workflows', 'webhooks', 'storage', 'doc-history', 'docs'];
 
-// A file that calls one of these starts a Temporal dev server (or a whole stack) or PostgreSQL.
-const STARTS_A_SERVER = /\b(startTestTemporal|startStack|startDevStack|startTemporalServer|createLocalTestEnvironment|testServer)\(/;
+// A file that calls one of these starts a Temporal dev server (or a whole stack) or PostgreSQL;
+// test/docs/walkthroughs.test.ts starts `npm run webdata -- dev` as a process.
+const STARTS_A_SERVER = /\b(startTestTemporal|startStack|startDevStack|startTemporalServer|createLocalTestEnvironment|testServer)\(|npm run webdata -- dev/;
 
 function walk(dir) {
   let out = [];

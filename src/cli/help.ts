@@ -1,4 +1,9 @@
-// `webdata <command> --help`: printed before anything connects or starts.
+// The command line's help, one entry per command: its line in `webdata --help` (and in the README's
+// CLI section, written from the same entries by scripts/write-docs-reference.ts) and its
+// `webdata <command> --help`. A new command is one entry in COMMANDS. Printed before anything
+// connects or starts.
+import { scheduleRunFlags } from './run-flags.js';
+
 /** Help lines for the shared flags. */
 export const RUN_FLAGS_HELP = `Input (flags override single fields of --input and keep the rest):
   --input FILE               a PipelineInput JSON file (see README "PipelineInput")
@@ -28,27 +33,22 @@ TEMPORAL_UI_URL: the Temporal Web UI, for links to runs (known without it under 
 Failures print one line; --debug (or WEBDATA_DEBUG=1) adds the stack trace.
 Exit codes: 0 ok, 1 failed, 2 usage (bad flag or input).`;
 
-export const HELP = `webdata: durable web data pipelines on Temporal
+/** The run flags `webdata schedule create` takes. */
+export const SCHEDULE_RUN_FLAGS = Object.keys(scheduleRunFlags);
 
-  webdata dev                         Temporal dev server + UI, local service + demo site, worker, webhook receiver
-  webdata run <url> [options]         start a pipeline and show live progress (--json, --no-wait, --dry-run)
-  webdata status <workflow-id>        progress of a run (--json); --tenant NAME lists its runs
-  webdata tenants                     credits per tenant this month and their budgets
-  webdata cancel <workflow-id>        cancel a run (jobs cancelled, sessions stopped)
-  webdata schedule create|list|pause|unpause|delete
-  webdata worker                      run a worker configured from WEBDATA_* and TEMPORAL_* variables
-  webdata doctor                      check the deployment: Temporal, search attributes, service, store
-  webdata webhooks --port N           run the webhook receiver (signals runs when jobs end)
-  webdata export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...] [--follow]
-  webdata changes <series> [--diff]   what the latest run of a series (a schedule) found changed
-  webdata monitor create|list|run|checks|delete   the service's own recurring checks (/v2/monitor)
-  webdata parse <file>... [options]   parse PDF, DOCX, HTML and text files into the store (parseDocuments)
+/** Words joined into lines of at most `width` characters. */
+function wrap(text: string, width: number): string {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.join('\n');
+}
 
-\`webdata <command> --help\` shows a command's options.
-
-${CONNECTION}`;
-
-export const COMMAND_HELP: Record<string, string> = {
+/** `webdata <command> --help`, per command. */
+const DETAILS = {
   dev: `usage: webdata dev [options]
 
 Starts, on loopback, a Temporal dev server with its Web UI, the local service with a demo site,
@@ -103,8 +103,8 @@ stores only new and changed pages.
                    WEBDATA_CHANGES_WEBHOOK_SECRET (header x-webdata-signature: sha256=<hex>)
   --no-changes     plain runs: no comparison, every page stored
   trigger <id>     start one run now and print its workflow id
-Run options (see \`webdata run --help\`): --input, --mode, --include, --exclude, --search, --limit,
---crawl-limit, --depth, --budget, --monthly-cap, --skip, --interact-*, --webhook-url, --task-queue.
+Run options (see \`webdata run --help\`):
+${wrap(SCHEDULE_RUN_FLAGS.map((f) => `--${f}`).join(', '), 96)}.
 
 ${CONNECTION}`,
 
@@ -205,4 +205,53 @@ Relative paths are made absolute here: the worker must see the same files.
 Exit code 1 when no file was parsed.
 
 ${CONNECTION}`,
-};
+} satisfies Record<string, string>;
+
+/** One command of `webdata`. */
+export interface CommandEntry {
+  /** What follows `webdata`. */
+  name: keyof typeof DETAILS;
+  /** Its form in the command list, e.g. `run <url> [options]`. */
+  synopsis: string;
+  /** What it does, in the command list (empty: the synopsis says it). */
+  summary: string;
+}
+
+/** The commands, in the order `webdata --help` and the README list them. */
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'dev', synopsis: 'dev', summary: 'Temporal dev server + UI, local service + demo site, worker, webhook receiver' },
+  { name: 'run', synopsis: 'run <url> [options]', summary: 'start a pipeline and show live progress (--json, --no-wait, --dry-run)' },
+  { name: 'status', synopsis: 'status <workflow-id>', summary: 'progress of a run (--json); --tenant NAME lists its runs' },
+  { name: 'tenants', synopsis: 'tenants', summary: 'credits per tenant this month and their budgets' },
+  { name: 'cancel', synopsis: 'cancel <workflow-id>', summary: 'cancel a run (jobs cancelled, sessions stopped)' },
+  { name: 'schedule', synopsis: 'schedule create|list|trigger|pause|unpause|delete', summary: 'recurring runs that report what changed' },
+  { name: 'worker', synopsis: 'worker', summary: 'run a worker configured from WEBDATA_* and TEMPORAL_* variables' },
+  { name: 'doctor', synopsis: 'doctor', summary: 'check the deployment: Temporal, search attributes, service, store, addresses' },
+  { name: 'webhooks', synopsis: 'webhooks --port N', summary: 'run the webhook receiver (signals runs when jobs end)' },
+  { name: 'export', synopsis: 'export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...] [--follow]', summary: '' },
+  { name: 'changes', synopsis: 'changes <series> [--diff]', summary: 'what the latest run of a series (a schedule) found changed' },
+  { name: 'monitor', synopsis: 'monitor create|list|run|checks|delete', summary: "the service's own recurring checks (/v2/monitor)" },
+  { name: 'parse', synopsis: 'parse <file>... [options]', summary: 'parse PDF, DOCX, HTML and text files into the store (parseDocuments)' },
+];
+
+/** The summary column starts here, as in a table; a longer synopsis keeps three spaces. */
+const SUMMARY_COLUMN = 36;
+
+/** The command list of `webdata --help` and of the README's CLI section, one line per command. */
+export function commandList(indent = ''): string {
+  return COMMANDS.map(({ synopsis, summary }) => {
+    const left = `webdata ${synopsis}`;
+    if (!summary) return `${indent}${left}`;
+    return `${indent}${left.length < SUMMARY_COLUMN ? left.padEnd(SUMMARY_COLUMN) : `${left}   `}${summary}`;
+  }).join('\n');
+}
+
+export const HELP = `webdata: durable web data pipelines on Temporal
+
+${commandList('  ')}
+
+\`webdata <command> --help\` shows a command's options.
+
+${CONNECTION}`;
+
+export const COMMAND_HELP: Record<string, string> = Object.fromEntries(COMMANDS.map((c) => [c.name, DETAILS[c.name]]));

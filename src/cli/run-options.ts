@@ -6,33 +6,9 @@ import type { PipelineInput } from '../workflows/input.js';
 import { parsePipelineInput, PipelineInputError, recordAddressPolicy, STAGES } from '../workflows/input.js';
 import { addressPolicy } from '../client/address-policy.js';
 import { oneLine, UsageError } from './errors.js';
+import { runFlags } from './run-flags.js';
 
-export const runFlags = {
-  input: { type: 'string' },
-  mode: { type: 'string' },
-  include: { type: 'string', multiple: true },
-  exclude: { type: 'string', multiple: true },
-  search: { type: 'string' },
-  limit: { type: 'string' },
-  'crawl-limit': { type: 'string' },
-  depth: { type: 'string' },
-  budget: { type: 'string' },
-  'monthly-cap': { type: 'string' },
-  skip: { type: 'string' },
-  'interact-match': { type: 'string' },
-  'interact-code': { type: 'string' },
-  'interact-language': { type: 'string' },
-  'interact-prompt': { type: 'string' },
-  'agent-prompt': { type: 'string' },
-  'agent-model': { type: 'string' },
-  'agent-max-credits': { type: 'string' },
-  'webhook-url': { type: 'string' },
-  tenant: { type: 'string' },
-  priority: { type: 'string' },
-  'task-queue': { type: 'string' },
-  'workflow-id': { type: 'string' },
-  'dry-run': { type: 'boolean' },
-} as const;
+export { runFlags };
 
 type Values = { [K in keyof typeof runFlags]?: (typeof runFlags)[K] extends { multiple: true } ? string[] : (typeof runFlags)[K] extends { type: 'boolean' } ? boolean : string };
 type Obj = Record<string, unknown>;

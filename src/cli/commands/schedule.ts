@@ -3,7 +3,8 @@ import { isGrpcServiceError, ScheduleAlreadyRunning } from '@temporalio/client';
 import { deleteSchedule, listSchedules, pauseSchedule, schedulePipeline, triggerSchedule, unpauseSchedule, type OverlapPolicy } from '../../client/schedules.js';
 import { connectClient, type CliConnection } from '../connect.js';
 import { oneLine, UsageError } from '../errors.js';
-import { runFlags, validatedInput } from '../run-options.js';
+import { scheduleRunFlags } from '../run-flags.js';
+import { validatedInput } from '../run-options.js';
 
 const USAGE = 'webdata schedule create <id> <url> (--cron "0 3 * * *" | --every 6h) [--overlap skip] [--changes-webhook URL | --no-changes] [run options] | list | trigger <id> | pause <id> | unpause <id> | delete <id> (see webdata schedule --help)';
 const OVERLAPS: OverlapPolicy[] = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'];
@@ -18,7 +19,7 @@ function parseCreate(rest: string[]): Action | 0 {
     args: rest,
     allowPositionals: true,
     options: {
-      ...runFlags, cron: { type: 'string' }, every: { type: 'string' }, overlap: { type: 'string' }, paused: { type: 'boolean' },
+      ...scheduleRunFlags, cron: { type: 'string' }, every: { type: 'string' }, overlap: { type: 'string' }, paused: { type: 'boolean' },
       'no-changes': { type: 'boolean' }, 'changes-webhook': { type: 'string' },
     },
   });
