@@ -8,8 +8,8 @@
 //   3. a consumer's own Worker, built with webDataPlugin, runs one pipeline to `completed`
 //      against webdata-service started from its installed bin;
 //      and runs interact code in node and python there;
-//   4. examples/backend, copied out and installed from the tarballs, starts a run over HTTP and
-//      answers its progress until completed, with its own worker built with webDataPlugin;
+//   4. examples/backend, copied out and installed from the tarballs, type-checks, passes its own
+//      tests, and runs a crawl over HTTP (one run for a request posted twice) with its worker;
 //   5. no tarball holds tests, benchmarks or build info.
 // Prints tarball sizes and file counts and the install sizes for a client-only user, a backend
 // that only starts runs, and a worker.
@@ -87,38 +87,76 @@ function startChild(name, cmd, args, pattern, opts = {}, startTimeoutMs = 120_00
   });
 }
 
-/** examples/backend as a user gets it: copied out of the repo, installed from the tarballs. */
+/**
+ * examples/backend as a user gets it: copied out of the repo and installed from the tarballs (its
+ * other dependencies from the registry). There it type-checks with its own tsconfig, its own
+ * tests pass (the time-skipping test server from the offline cache, as its README says), and its
+ * worker and HTTP starter run a crawl: the same request posted twice starts one, and the
+ * service's webhooks reach its receiver.
+ */
 async function exampleBackend({ temporalAddress, serviceUrl, siteUrl, apiKey }, tgzOf) {
   const dir = join(work, 'example-backend');
-  cpSync(join(ROOT, 'examples', 'backend'), dir, { recursive: true, filter: (from) => !/[\\/](node_modules|\.data|store)$/.test(from) });
+  cpSync(join(ROOT, 'examples', 'backend'), dir, { recursive: true, filter: (from) => !/[\\/](node_modules|\.data|store|summaries)$/.test(from) });
   npm(['install', ...tgzOf('webdata-contract', 'webdata-client', 'webdata-storage', 'webdata-temporal')], dir);
-  const env = { ...process.env, TEMPORAL_ADDRESS: temporalAddress, WEBDATA_API_URL: serviceUrl, WEBDATA_API_KEY: apiKey, WEBDATA_STORE: './store', PORT: '0' };
-  await startChild('example worker', process.execPath, ['src/worker.mjs'], /example worker: task queue/, { cwd: dir, env }, 300_000); // bundling the workflows is slow on a busy machine
-  const { match } = await startChild('example server', process.execPath, ['src/server.mjs'], /example backend: (http:\/\/\S+)/, { cwd: dir, env });
+  const script = (name, env = process.env) => {
+    try {
+      return { code: 0, out: run('npm', ['run', '--silent', name], { cwd: dir, env }) };
+    } catch (err) {
+      return { code: err.status, out: `${err.stdout ?? ''}${err.stderr ?? ''}` };
+    }
+  };
+  const typecheck = script('typecheck');
+  check(typecheck.code === 0, `example backend: type-checks with its own tsconfig against the installed .d.ts (exit ${typecheck.code})${typecheck.code ? `\n${typecheck.out}` : ''}`);
+  const testServer = run('bash', [join(ROOT, 'scripts', 'ensure-test-server.sh')]).trim();
+  const tests = script('test', { ...process.env, TEMPORAL_TEST_SERVER_PATH: testServer });
+  const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tests.out)?.[1] ?? 0);
+  check(tests.code === 0 && count('pass') > 0 && count('fail') === 0,
+    `example backend: its own tests pass on the time-skipping test server (${count('pass')} passed, ${count('fail')} failed, exit ${tests.code})${tests.code ? `\n${tests.out.slice(-4000)}` : ''}`);
+
+  const port = await freePort();
+  const env = {
+    ...process.env, TEMPORAL_ADDRESS: temporalAddress, WEBDATA_API_URL: serviceUrl, WEBDATA_API_KEY: apiKey,
+    WEBDATA_STORE: './store', EXAMPLE_SUMMARIES: './summaries', PORT: String(port),
+    // The runs crawl the demo site and send their webhooks to the example's receiver, both on
+    // 127.0.0.1: those two, named (what the caller set wins).
+    WEBDATA_ALLOW_PRIVATE_ADDRESSES: process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES ?? `${new URL(siteUrl).host},127.0.0.1:${port}`,
+  };
+  await startChild('example worker', process.execPath, ['--import', 'tsx', 'src/worker.ts'], /example worker: task queue/, { cwd: dir, env }, 300_000); // bundling the workflows is slow on a busy machine
+  const { child: server, match } = await startChild('example server', process.execPath, ['--import', 'tsx', 'src/server.ts'], /example server: (http:\/\/\S+)/, { cwd: dir, env });
+  let serverOut = '';
+  server.stdout.on('data', (chunk) => { serverOut += chunk.toString(); });
   const base = match[1];
   const call = async (method, path, body) => {
     const res = await globalThis.fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, body: await res.json() };
   };
 
-  const refused = await call('POST', '/runs', { url: 'not a url' });
-  check(refused.status === 400 && /url/.test(refused.body.error ?? ''), `example backend: POST /runs with a bad url answers 400 naming the field (${refused.status} ${refused.body.error})`);
-  const started = await call('POST', '/runs', { url: `${siteUrl}/` });
-  check(started.status === 201 && typeof started.body.id === 'string', `example backend: POST /runs starts a run (${started.status} ${JSON.stringify(started.body)})`);
-  // Polls until the workflow has closed; the deadline is generous, the run takes seconds.
-  let progress = { status: 0, body: {} };
+  const refused = await call('POST', '/crawls', { customer: 'acme', url: 'not a url' });
+  check(refused.status === 400 && /^invalid pipeline input: url: /.test(refused.body.error ?? ''), `example backend: POST /crawls with a bad url answers 400 naming the field (${refused.status} ${refused.body.error})`);
+  const request = { customer: 'acme', url: `${siteUrl}/`, include: ['^/docs'], limit: 10 };
+  const started = await call('POST', '/crawls', request);
+  const again = await call('POST', '/crawls', request);
+  check(started.status === 201 && started.body.created === true && again.status === 200 && again.body.id === started.body.id && again.body.runId === started.body.runId,
+    `example backend: the same POST /crawls twice starts one crawl (${started.status} ${JSON.stringify(started.body)}, then ${again.status} ${JSON.stringify(again.body)})`);
+  // Polls until the crawl has ended; the deadline is generous, the run takes seconds.
+  let crawl = { status: 0, body: {} };
   let polls = 0;
   const t = Date.now();
   for (const deadline = Date.now() + 300_000; Date.now() < deadline; polls++) {
-    progress = await call('GET', `/runs/${encodeURIComponent(started.body.id)}`);
-    if (progress.status === 200 && progress.body.workflowStatus !== 'RUNNING') break;
+    crawl = await call('GET', `/crawls/${encodeURIComponent(started.body.id)}`);
+    if (crawl.status === 200 && crawl.body.status !== 'RUNNING') break;
     await sleep(1000);
   }
-  const p = progress.body;
-  check(progress.status === 200 && p.workflowStatus === 'COMPLETED' && p.status === 'completed' && p.documents > 0 && p.stages?.crawl === 'completed',
-    `example backend: GET /runs/:id answers the run's progress until completed (${polls + 1} polls, ${((Date.now() - t) / 1000).toFixed(1)} s: ${JSON.stringify(p)})`);
-  const unknown = await call('GET', '/runs/no-such-run');
-  check(unknown.status === 404, `example backend: GET /runs/:id of an unknown run answers 404 (${unknown.status})`);
+  const summary = crawl.body.summary ?? {};
+  check(crawl.status === 200 && crawl.body.status === 'COMPLETED' && summary.status === 'completed' && summary.documents > 0,
+    `example backend: the crawl's workflow ran the pipeline as its child to completed (${polls + 1} polls, ${((Date.now() - t) / 1000).toFixed(1)} s: ${JSON.stringify(crawl.body)})`);
+  const file = join(dir, 'summaries', 'acme', `${started.body.id}.json`);
+  const saved = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  check(saved?.documents === summary.documents, `example backend: its activity recorded the customer's summary (${file.slice(dir.length + 1)}: ${saved ? `${saved.documents} documents` : 'missing'})`);
+  const signalled = serverOut.split('\n').filter((l) => l.includes(`signalled ${started.body.id}-pipeline`));
+  check(signalled.some((l) => /webhook crawl\.completed /.test(l)), `example backend: the service's webhooks reached its receiver and signalled the pipeline (${signalled.length} deliveries)`);
+  const unknown = await call('GET', '/crawls/no-such-crawl');
+  check(unknown.status === 404, `example backend: GET /crawls/:id of an unknown crawl answers 404 (${unknown.status})`);
 }
 
 async function main() {

@@ -1,4 +1,5 @@
 export * from './pipeline.js';
+export { preparePipelineInput } from './prepare-input.js';
 export * from './schedules.js';
 export type { PipelineProgress } from '../workflows/definitions.js';
 export type { PipelineInput, PipelineConfig } from '../workflows/input.js';
