@@ -1,0 +1,12 @@
+// Tests allow their own servers on 127.0.0.1 the way a user does: by adding each one's host:port
+// to WEBDATA_ALLOW_PRIVATE_ADDRESSES in the environment, which this process's clients and
+// workers, and the children it starts, read. Call it before creating the clients that need it.
+import { ALLOW_PRIVATE_ADDRESSES_ENV, parseAddressAllowance } from '../../packages/contract/src/index.js';
+
+/** Adds the host:port of each URL to WEBDATA_ALLOW_PRIVATE_ADDRESSES (the blanket value stays). */
+export function allowPrivateHosts(...urls: string[]): void {
+  const current = parseAddressAllowance(process.env[ALLOW_PRIVATE_ADDRESSES_ENV]);
+  if (current.all) return;
+  const hosts = new Set([...current.hosts, ...urls.map((u) => new URL(u).host)]);
+  process.env[ALLOW_PRIVATE_ADDRESSES_ENV] = [...hosts].join(',');
+}
