@@ -44,6 +44,11 @@ export interface DevStackOptions {
   workflowBundlePath?: string;
   /** Signs series runs' change summary webhooks (the worker's WEBDATA_CHANGES_WEBHOOK_SECRET). */
   changesWebhookSecret?: string;
+  /**
+   * More private `host:port` entries the stack's client and worker allow besides its own demo
+   * site and receiver (a test's own site or receiver), added as WEBDATA_ALLOW_PRIVATE_ADDRESSES is.
+   */
+  allowPrivateHosts?: string[];
   /** Extra args for `temporal server start-dev` (e.g. dynamic config). */
   temporalArgs?: string[];
   log?: (line: string) => void;
@@ -160,7 +165,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     // The demo site and the receiver are on 127.0.0.1: runs reach exactly them, by host:port, on
     // top of what the environment allows (the same list `webdata dev` prints for other shells).
     const privateHosts = stackPrivateHosts(service.siteUrl, webhook.url);
-    const allowPrivateAddresses = withHosts(parseAddressAllowance(process.env[ALLOW_PRIVATE_ADDRESSES_ENV]), privateHosts);
+    const allowPrivateAddresses = withHosts(parseAddressAllowance(process.env[ALLOW_PRIVATE_ADDRESSES_ENV]), [...privateHosts, ...(options.allowPrivateHosts ?? [])]);
     closers.push(allowInThisProcess(allowPrivateAddresses));
     const api = new WebDataClient({ apiKey, baseUrl: service.url, allowPrivateAddresses });
     closers.push(() => api.close());
