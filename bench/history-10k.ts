@@ -21,6 +21,7 @@ import { bytes, fixed, int, seconds } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 import { startBenchTemporal } from './lib/temporal.js';
 import { spawnWorker } from './lib/worker-process.js';
+import { allowPrivateHosts } from '../test/helpers/private-hosts.js';
 
 /** Temporal's defaults (server dynamic config), for the comparison in the table notes. */
 const TEMPORAL_LIMITS = { events: 51_200, bytes: 50 * 1024 * 1024, payload: 2 * 1024 * 1024 };
@@ -56,6 +57,8 @@ export async function history10k(closers: Closers, log: (line: string) => void, 
     log,
   });
   closers.add('temporal', () => temporal.close());
+  // Runs crawl the demo site and name the receiver, both on 127.0.0.1: allowed by host:port.
+  allowPrivateHosts(svc.siteUrl, temporal.webhook.url);
   const dir = mkdtempSync(join(tmpdir(), 'webdata-bench-'));
   closers.add('store folder', () => rmSync(dir, { recursive: true, force: true }));
   const api = new WebDataClient({ apiKey: svc.apiKey, baseUrl: svc.url });

@@ -42,6 +42,7 @@ import { bytes, fixed, int, ratio, seconds } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 import { startBenchTemporal, type BenchTemporal } from './lib/temporal.js';
 import { spawnWorker, type WorkerProcess } from './lib/worker-process.js';
+import { allowPrivateHosts } from '../test/helpers/private-hosts.js';
 
 /** The hand loop's sleep when a status page brings nothing new (as in pipeline-vs-direct). */
 const HAND_POLL_MS = 1000;
@@ -150,6 +151,8 @@ export async function manyPipelines(closers: Closers, log: (line: string) => voi
   }
   const temporal = await startBenchTemporal({ webhookSecret: svc.webhookSecret, log });
   closers.add('temporal', () => temporal.close());
+  // Runs crawl the demo sites and name the receiver, all on 127.0.0.1: allowed by host:port.
+  allowPrivateHosts(...sites.map((s) => s.url), temporal.webhook.url);
   const dir = mkdtempSync(join(tmpdir(), 'webdata-bench-many-'));
   closers.add('store folder', () => rmSync(dir, { recursive: true, force: true }));
   const api = new WebDataClient({ apiKey: svc.apiKey, baseUrl: svc.url });

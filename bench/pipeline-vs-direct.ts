@@ -25,6 +25,7 @@ import { bytes, fixed, int, median, medianOf, ratio, seconds } from './lib/stats
 import { printTable } from './lib/table.js';
 import { startBenchTemporal } from './lib/temporal.js';
 import { spawnWorker } from './lib/worker-process.js';
+import { allowPrivateHosts } from '../test/helpers/private-hosts.js';
 
 const POLL_SECONDS = 1;
 
@@ -67,6 +68,8 @@ export async function pipelineVsDirect(closers: Closers, log: (line: string) => 
   closers.add('service', () => svc.close());
   const temporal = await startBenchTemporal({ webhookSecret: svc.webhookSecret, log });
   closers.add('temporal', () => temporal.close());
+  // Runs crawl the demo site and name the receiver, both on 127.0.0.1: allowed by host:port.
+  allowPrivateHosts(svc.siteUrl, temporal.webhook.url);
   const dir = mkdtempSync(join(tmpdir(), 'webdata-bench-'));
   closers.add('store folder', () => rmSync(dir, { recursive: true, force: true }));
   const store = new FilesystemStore({ root: join(dir, 'hand') });
@@ -133,6 +136,7 @@ async function againstOss(
   // That server refuses 127.0.0.1 as a target ("must have a valid top-level domain").
   const site = await startDemoSite({ host: '127.0.0.10', pages: Math.ceil(ctx.pages * 1.2) + 20 });
   closers.add('oss demo site', () => site.close());
+  allowPrivateHosts(site.url);
   const oss = await startOssServer(where);
   closers.add('open-source server', () => oss.close());
   const apiKey = 'fc-bench';

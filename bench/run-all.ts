@@ -38,7 +38,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 function runOne(file: string, args: string[]): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', `bench/${file}`, ...args], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' } });
+    const child = spawn(process.execPath, ['--conditions=webdata-source', '--import', 'tsx', `bench/${file}`, ...args], { cwd: ROOT, stdio: 'inherit', env: process.env });
     current = child;
     const timer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
     child.once('exit', (code, signal) => {

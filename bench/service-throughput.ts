@@ -28,6 +28,7 @@ import { startCountingService } from './lib/counting-service.js';
 import { intOption, listOption, runBench, timeoutMs, type Closers } from './lib/harness.js';
 import { fixed, int, medianOf, ratio, seconds } from './lib/stats.js';
 import { printTable } from './lib/table.js';
+import { allowPrivateHosts } from '../test/helpers/private-hosts.js';
 
 type Mode = 'crawl' | 'batch scrape' | 'undici fetch loop' | 'fetch and convert loop';
 const MODES: Mode[] = ['crawl', 'batch scrape', 'undici fetch loop', 'fetch and convert loop'];
@@ -49,6 +50,8 @@ export async function serviceThroughput(
 ): Promise<void> {
   const svc = await startCountingService({ pages, concurrency: Math.max(...levels) });
   closers.add('service', () => svc.close());
+  // The crawls name the demo site on 127.0.0.1: allowed by its host:port.
+  allowPrivateHosts(svc.siteUrl);
   const api = new WebDataClient({ apiKey: svc.apiKey, baseUrl: svc.url });
   closers.add('api client', () => api.close());
 

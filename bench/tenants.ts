@@ -26,6 +26,7 @@ import { runPhases, type RunPhases } from './lib/run-phases.js';
 import { printTable } from './lib/table.js';
 import { startBenchTemporal } from './lib/temporal.js';
 import { spawnWorker } from './lib/worker-process.js';
+import { allowPrivateHosts } from '../test/helpers/private-hosts.js';
 
 interface Sizes {
   bigRuns: number;
@@ -125,6 +126,8 @@ export async function tenantsBench(sizes: Sizes, log: (line: string) => void, cl
   // Task-queue fairness on (fairnessKey = tenant), as docs/tenants.md asks of a cluster that runs many tenants.
   const temporal = await startBenchTemporal({ webhookSecret: svc.webhookSecret, extraArgs: fairnessDevServerArgs(), log });
   closers.add('temporal', () => temporal.close());
+  // Runs crawl the demo site and may name the receiver, both on 127.0.0.1: allowed by host:port.
+  allowPrivateHosts(svc.siteUrl, temporal.webhook.url);
   const dir = mkdtempSync(join(tmpdir(), 'webdata-bench-tenants-'));
   closers.add('store folder', () => rmSync(dir, { recursive: true, force: true }));
   const taskQueue = `tenants-${Date.now()}`;

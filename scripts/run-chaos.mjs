@@ -46,7 +46,7 @@ rmSync(report, { force: true });
 const child = spawn(
   process.execPath,
   ['--conditions=webdata-source', '--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, CHAOS_PROFILE: profile, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' }, detached: true },
+  { stdio: 'inherit', env: { ...process.env, CHAOS_PROFILE: profile }, detached: true },
 );
 // The tests run in their own process group, so the Temporal servers and workers they start
 // go down with them when the budget runs out or the run is interrupted.

@@ -51,7 +51,7 @@ rmSync(report, { force: true });
 const child = spawn(
   process.execPath,
   ['--conditions=webdata-source', '--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', 'test/scale/fleet.scale.ts'],
-  { stdio: 'inherit', env: { ...process.env, SCALE_PROFILE: profile, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' }, detached: true },
+  { stdio: 'inherit', env: { ...process.env, SCALE_PROFILE: profile }, detached: true },
 );
 // The test runs in its own process group, so its workers and receiver go down with it when the
 // budget runs out or the run is interrupted (the servers' watchdogs stop the servers).

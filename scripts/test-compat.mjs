@@ -68,7 +68,7 @@ execFileSync('bash', [join(fixture, 'build.sh'), build], { stdio: 'inherit' });
 console.log(`test:compat: server build ready in ${secs(t0)} (${build})`);
 
 const ports = { FC_PORT: await freePort(), FC_WORKER_PORT: await freePort(), FC_PW_PORT: await freePort(), FC_REDIS_PORT: await freePort() };
-const env = { ...process.env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
+const env = { ...process.env, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
 let code = 1;
 try {
   const t1 = Date.now();
@@ -87,7 +87,7 @@ try {
   const tests = spawn(process.execPath, [
     '--conditions=webdata-source', '--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec',
     'test/compat/oss.compat.ts', 'test/compat/crawl-differential.compat.ts',
-  ], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1', WEBDATA_OSS_URL: `http://127.0.0.1:${ports.FC_PORT}` } });
+  ], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, WEBDATA_OSS_URL: `http://127.0.0.1:${ports.FC_PORT}` } });
   code = await new Promise((ok) => tests.on('exit', (c, signal) => ok(c ?? (signal ? 1 : 0))));
 } finally {
   stop(code !== 0);

@@ -75,20 +75,20 @@ function togetherFiles(out, file, _i, selected) {
 }
 
 /**
- * The environment test files run with (run-tests.mjs and time-tests.mjs): every test's sites and
- * services listen on 127.0.0.1 (the hostile tests turn this off themselves), and the threads that
- * would load the sources again under tsx are not started: with files side by side the cores are
- * taken already.
+ * The environment test files run with (run-tests.mjs and time-tests.mjs): the threads that would
+ * load the sources again under tsx are not started: with files side by side the cores are taken
+ * already. WEBDATA_ALLOW_PRIVATE_ADDRESSES is not set: each test allows its own servers' host:port
+ * (the stacks of test/helpers do), as a user would.
  * - WEBDATA_CONVERT_THREADS=0: services convert HTML in the event loop (a conversion thread costs
  *   about 3 s of CPU per file).
  * - TEMPORAL_DEBUG=1: workers run workflow code on the main thread (the SDK's debug mode), not in
  *   a workflow thread of their own, which costs about 1.2 s of CPU per worker. The workflows'
  *   code and their sandbox are the same; what the mode drops is the 5 s limit on one activation,
  *   which no test relies on. The package, chaos and scale suites run workers as published.
- * What the caller set wins, except WEBDATA_ALLOW_PRIVATE_ADDRESSES, always 1.
+ * What the caller set wins.
  */
 export function testEnv(env = process.env) {
-  return { WEBDATA_CONVERT_THREADS: '0', TEMPORAL_DEBUG: '1', ...env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '1' };
+  return { WEBDATA_CONVERT_THREADS: '0', TEMPORAL_DEBUG: '1', ...env };
 }
 
 // Seconds per file from a timed run (`node scripts/time-tests.mjs --json`); only the order

@@ -28,8 +28,6 @@ const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PACKAGES = ['packages/contract', 'packages/client', 'packages/storage', '.', 'packages/service'];
 const FORBIDDEN = /(^|\/)(test|tests|bench|__tests__|fixtures)\/|\.test\.|\.tsbuildinfo$|(^|\/)tsconfig[^/]*\.json$/;
 const keep = process.env.PACKAGE_TEST_KEEP === '1';
-// The installed app's runs crawl a site on 127.0.0.1: its children inherit this.
-process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES = '1';
 const work = mkdtempSync(join(tmpdir(), 'webdata-package-'));
 const children = new Set();
 const failures = [];
@@ -118,8 +116,8 @@ async function exampleBackend({ temporalAddress, serviceUrl, siteUrl, apiKey }, 
     ...process.env, TEMPORAL_ADDRESS: temporalAddress, WEBDATA_API_URL: serviceUrl, WEBDATA_API_KEY: apiKey,
     WEBDATA_STORE: './store', EXAMPLE_SUMMARIES: './summaries', PORT: String(port),
     // The runs crawl the demo site and send their webhooks to the example's receiver, both on
-    // 127.0.0.1: those two, named (what the caller set wins).
-    WEBDATA_ALLOW_PRIVATE_ADDRESSES: process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES ?? `${new URL(siteUrl).host},127.0.0.1:${port}`,
+    // 127.0.0.1: those two, named.
+    WEBDATA_ALLOW_PRIVATE_ADDRESSES: `${new URL(siteUrl).host},127.0.0.1:${port}`,
   };
   await startChild('example worker', process.execPath, ['--import', 'tsx', 'src/worker.ts'], /example worker: task queue/, { cwd: dir, env }, 300_000); // bundling the workflows is slow on a busy machine
   const { child: server, match } = await startChild('example server', process.execPath, ['--import', 'tsx', 'src/server.ts'], /example server: (http:\/\/\S+)/, { cwd: dir, env });
@@ -349,7 +347,8 @@ const result = await worker.runUntil(async () => {
 console.log(JSON.stringify({ status: result.status, documents: result.documents, stages: Object.fromEntries(Object.entries(result.stages).map(([k, v]) => [k, v.status])) }));
 await api.close(); await store.close(); await connection.close();
 `);
-  const pipelineOut = run('node', ['worker.mjs', `127.0.0.1:${port}`, svc[1], svc[2], svc[3]], { cwd: app, timeout: 300_000 });
+  // The run crawls the demo site on 127.0.0.1: the consumer allows that host:port, as a user would.
+  const pipelineOut = run('node', ['worker.mjs', `127.0.0.1:${port}`, svc[1], svc[2], svc[3]], { cwd: app, timeout: 300_000, env: { ...process.env, WEBDATA_ALLOW_PRIVATE_ADDRESSES: new URL(svc[2]).host } });
   const last = JSON.parse(pipelineOut.trim().split('\n').pop());
   check(last.status === 'completed' && last.documents > 0, `a consumer Worker built with webDataPlugin runs a pipeline to completed against the installed webdata-service (${JSON.stringify(last)})`);
 

@@ -1,5 +1,6 @@
 import type { WebDataClient } from 'webdata-client';
 import type { DocumentStore } from 'webdata-storage';
+import type { PrivateAddressOption } from 'webdata-contract';
 import type { IdempotencyMemory } from './idempotency.js';
 
 /** Everything activities use, injected by the worker (never read from globals). */
@@ -32,10 +33,11 @@ export interface ActivityDeps {
   /** fetch used for robots.txt (tests); default a fetch that reaches public addresses only. */
   robotsFetch?: typeof fetch;
   /**
-   * The worker's own fetches (robots.txt, the change summary webhook) may reach loopback, private
-   * and other non-public addresses; default WEBDATA_ALLOW_PRIVATE_ADDRESSES (off).
+   * Loopback, private and other non-public hosts the worker's own fetches (robots.txt, the change
+   * summary webhook) may reach: `host`/`host:port` entries, `true` all, `false` none; default
+   * WEBDATA_ALLOW_PRIVATE_ADDRESSES (off).
    */
-  allowPrivateAddresses?: boolean;
+  allowPrivateAddresses?: PrivateAddressOption;
   /** Secret that signs the change summary webhook (input.changes.webhookUrl); unset: not sent. */
   changesWebhookSecret?: string;
   /** fetch used for the change summary webhook (tests); default a fetch that reaches public addresses only. */

@@ -8,6 +8,7 @@ import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { WebDataClient } from 'webdata-client';
+import { ALLOW_PRIVATE_ADDRESSES_ENV, parseAddressAllowance, type AddressAllowance, type PrivateAddressOption } from 'webdata-contract';
 import { fairnessDevServerArgs, resolveTemporalCli } from '../devserver/index.js';
 import { createLocalTestEnvironment } from '../devserver/local-env.js';
 import { SEARCH_ATTRIBUTES } from '../search-attributes.js';
@@ -43,6 +44,11 @@ export interface DevStackOptions {
   workflowBundlePath?: string;
   /** Signs series runs' change summary webhooks (the worker's WEBDATA_CHANGES_WEBHOOK_SECRET). */
   changesWebhookSecret?: string;
+  /**
+   * More private `host:port` entries the stack's client and worker allow besides its own demo
+   * site and receiver (a test's own site or receiver), added as WEBDATA_ALLOW_PRIVATE_ADDRESSES is.
+   */
+  allowPrivateHosts?: string[];
   /** Extra args for `temporal server start-dev` (e.g. dynamic config). */
   temporalArgs?: string[];
   log?: (line: string) => void;
@@ -57,6 +63,11 @@ export interface DevStack {
   storeSpec: string;
   taskQueue: string;
   worker?: Worker;
+  /**
+   * The stack's own private addresses that runs must reach (demo site, webhook receiver), as
+   * `host:port` entries of WEBDATA_ALLOW_PRIVATE_ADDRESSES; allowed in this process while it runs.
+   */
+  privateHosts: string[];
   close(): Promise<void>;
 }
 
@@ -89,9 +100,6 @@ function quietRuntime(): void {
 
 export async function startDevStack(options: DevStackOptions = {}): Promise<DevStack> {
   const log = options.log ?? (() => {});
-  // Everything the stack serves (demo site, service, receiver) is on 127.0.0.1: the runs this
-  // process starts must reach it. Set only when the environment says nothing.
-  process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES ??= '1';
   quietRuntime();
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
@@ -148,19 +156,24 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     }
     const store = await createStore(storeSpec);
     closers.push(() => store.close());
-    const api = new WebDataClient({ apiKey, baseUrl: service.url, allowPrivateAddresses: true });
-    closers.push(() => api.close());
-
     const client = env.client;
     // Monitor checks the service reports are recorded as change-report runs in the same store.
     const onMonitorCheck = (check: MonitorCheckDelivery) => recordMonitorCheck({ client: api, store }, check);
     const webhook = await startWebhookServer({ client, port: options.webhookPort, secret: webhookSecret || undefined, log, onMonitorCheck });
     closers.push(() => webhook.close());
 
+    // The demo site and the receiver are on 127.0.0.1: runs reach exactly them, by host:port, on
+    // top of what the environment allows (the same list `webdata dev` prints for other shells).
+    const privateHosts = stackPrivateHosts(service.siteUrl, webhook.url);
+    const allowPrivateAddresses = withHosts(parseAddressAllowance(process.env[ALLOW_PRIVATE_ADDRESSES_ENV]), [...privateHosts, ...(options.allowPrivateHosts ?? [])]);
+    closers.push(allowInThisProcess(allowPrivateAddresses));
+    const api = new WebDataClient({ apiKey, baseUrl: service.url, allowPrivateAddresses });
+    closers.push(() => api.close());
+
     const taskQueue = options.taskQueue ?? 'webdata';
     let worker: Worker | undefined;
     if (options.worker !== false) {
-      worker = await createWebDataWorker({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, client: api, store, changesWebhookSecret: options.changesWebhookSecret, allowPrivateAddresses: true, workflowBundlePath: options.workflowBundlePath });
+      worker = await createWebDataWorker({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, client: api, store, changesWebhookSecret: options.changesWebhookSecret, allowPrivateAddresses, workflowBundlePath: options.workflowBundlePath });
       const running = worker.run();
       closers.push(async () => {
         if (worker && worker.getState() === 'RUNNING') worker.shutdown();
@@ -177,12 +190,39 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
       storeSpec,
       taskQueue,
       worker,
+      privateHosts,
       close,
     };
   } catch (err) {
     await close();
     throw err;
   }
+}
+
+/** `host:port` of the demo site and the receiver. */
+function stackPrivateHosts(...urls: Array<string | undefined>): string[] {
+  return urls.filter((u): u is string => u !== undefined).map((u) => new URL(u).host);
+}
+
+/** The environment's allowance with `hosts` added (the blanket one stays blanket). */
+function withHosts(env: AddressAllowance, hosts: string[]): PrivateAddressOption {
+  if (env.all) return true;
+  return [...new Set([...env.hosts, ...hosts])];
+}
+
+/**
+ * Sets WEBDATA_ALLOW_PRIVATE_ADDRESSES in this process, so that runs it starts (the demo, tests)
+ * reach the stack; returns the step that puts the previous value back (if nothing changed it since).
+ */
+function allowInThisProcess(allowance: PrivateAddressOption): () => Promise<void> {
+  const before = process.env[ALLOW_PRIVATE_ADDRESSES_ENV];
+  const value = allowance === true ? before ?? '' : Array.isArray(allowance) ? allowance.join(',') : '';
+  process.env[ALLOW_PRIVATE_ADDRESSES_ENV] = value;
+  return async () => {
+    if (process.env[ALLOW_PRIVATE_ADDRESSES_ENV] !== value) return;
+    if (before === undefined) delete process.env[ALLOW_PRIVATE_ADDRESSES_ENV];
+    else process.env[ALLOW_PRIVATE_ADDRESSES_ENV] = before;
+  };
 }
 
 /** The dev server puts its UI on the chosen port, or port + 1000 by default. */

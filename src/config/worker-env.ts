@@ -1,6 +1,7 @@
 // Worker settings from the environment. Every problem is reported at once, one line each,
 // naming the variable and the rule; the API key is never echoed.
 import { z } from 'zod';
+import { addressAllowanceOption, parseAddressAllowance } from 'webdata-contract';
 
 const positiveInt = (name: string) =>
   z.string().regex(/^\d+$/, { error: `${name}: must be a whole number` }).transform(Number).pipe(z.number().int().min(1, { error: `${name}: must be at least 1` }));
@@ -28,7 +29,15 @@ const envSchema = z.object({
   WEBDATA_LOG_FORMAT: z.enum(['text', 'json'], { error: 'WEBDATA_LOG_FORMAT: must be text or json' }).default('text'),
   WEBDATA_DEPLOYMENT_NAME: z.string().regex(/^[^.\s]+$/, { error: 'WEBDATA_DEPLOYMENT_NAME: must be a name without dots or spaces, e.g. webdata' }).optional(),
   WEBDATA_BUILD_ID: z.string().regex(/^\S+$/, { error: 'WEBDATA_BUILD_ID: must be a build id without spaces, e.g. a git commit or 2026.11.23-1' }).optional(),
-  WEBDATA_ALLOW_PRIVATE_ADDRESSES: z.enum(['0', '1', 'true', 'false'], { error: 'WEBDATA_ALLOW_PRIVATE_ADDRESSES: must be 1 or 0' }).optional(),
+  // Read as the client reads it (empty is off); a malformed entry is one line from the parser.
+  WEBDATA_ALLOW_PRIVATE_ADDRESSES: z.string().optional().transform((value, ctx) => {
+    try {
+      return addressAllowanceOption(parseAddressAllowance(value));
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  }),
 }).superRefine((e, ctx) => {
   if ((e.WEBDATA_DEPLOYMENT_NAME === undefined) !== (e.WEBDATA_BUILD_ID === undefined)) {
     const missing = e.WEBDATA_BUILD_ID === undefined ? 'WEBDATA_BUILD_ID' : 'WEBDATA_DEPLOYMENT_NAME';
@@ -82,10 +91,11 @@ export interface WorkerSettings {
    */
   deployment?: { deploymentName: string; buildId: string };
   /**
-   * URLs may name loopback, private, link-local and other non-public hosts (requests to the
-   * service and the worker's own fetches); off by default: tenants' URLs must not reach inward.
+   * Loopback, private, link-local and other non-public hosts that URLs may name (requests to the
+   * service and the worker's own fetches): the listed `host`/`host:port` entries, `true` all (the
+   * blanket 1/true), `false` none (the default: tenants' URLs must not reach inward).
    */
-  allowPrivateAddresses: boolean;
+  allowPrivateAddresses: boolean | string[];
 }
 
 export class WorkerSettingsError extends Error {
@@ -125,7 +135,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     changesWebhookSecret: e.WEBDATA_CHANGES_WEBHOOK_SECRET,
     metricsBind: e.WEBDATA_METRICS_BIND,
     logFormat: e.WEBDATA_LOG_FORMAT,
-    allowPrivateAddresses: e.WEBDATA_ALLOW_PRIVATE_ADDRESSES === '1' || e.WEBDATA_ALLOW_PRIVATE_ADDRESSES === 'true',
+    allowPrivateAddresses: e.WEBDATA_ALLOW_PRIVATE_ADDRESSES,
     deployment: e.WEBDATA_DEPLOYMENT_NAME !== undefined && e.WEBDATA_BUILD_ID !== undefined
       ? { deploymentName: e.WEBDATA_DEPLOYMENT_NAME, buildId: e.WEBDATA_BUILD_ID }
       : undefined,

@@ -5,6 +5,7 @@ import { getHeapStatistics } from 'node:v8';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { NativeConnection, Runtime, Worker, type LogLevel, type RuntimeOptions, type WorkerOptions } from '@temporalio/worker';
 import { WebDataClient } from 'webdata-client';
+import type { PrivateAddressOption } from 'webdata-contract';
 import { createActivities } from '../activities/index.js';
 import { readWorkerSettings, WorkerSettingsError, type WorkerSettings } from '../config/worker-env.js';
 import { workflowBundlerOptions } from './bundler-options.js';
@@ -56,8 +57,8 @@ export interface WebDataWorkerOptions {
   robotsUserAgent?: string;
   /** Signs the change summary webhook (ActivityDeps.changesWebhookSecret). */
   changesWebhookSecret?: string;
-  /** The worker's own fetches may reach private addresses (ActivityDeps.allowPrivateAddresses). */
-  allowPrivateAddresses?: boolean;
+  /** Private hosts the worker's own fetches may reach (ActivityDeps.allowPrivateAddresses). */
+  allowPrivateAddresses?: PrivateAddressOption;
   /**
    * The package's metrics (pages stored, and the workflow's credits, job and run durations) on
    * the runtime's meter; default on (a no-op without a metrics exporter), `false` for none.

@@ -13,6 +13,11 @@ import {
   formatIssues,
   httpUrl,
   ALLOW_PRIVATE_ADDRESSES_ENV,
+  addressAllowanceOf,
+  addressAllowanceOption,
+  allowanceWithin,
+  NO_PRIVATE_ADDRESSES,
+  type PrivateAddressOption,
   MIN_BUDGET_CREDITS,
   MAX_AGENT_URLS,
   batchScrapeRequestSchema,
@@ -167,11 +172,19 @@ const pipelineInput = lazyStrictObject({
   webhookUrl: () => httpUrl.optional(),
   /**
    * Recorded by the client that starts the run, from its deployment's setting (the caller may
-   * not set it: startPipeline refuses that). The workflow cannot read the worker's environment
-   * deterministically, so its own address check trusts what the starting client recorded; the
-   * worker still applies its own setting to every request and fetch it makes.
+   * not set it: startPipeline refuses that): the private hosts allowed (`host` or `host:port`),
+   * or `true`, the blanket allowance (what runs started before the list recorded). The workflow
+   * cannot read the worker's environment deterministically, so its own address check trusts what
+   * the starting client recorded; the worker still applies its own setting to every request and
+   * fetch it makes.
    */
-  allowPrivateAddresses: () => z.boolean().optional(),
+  allowPrivateAddresses: () => z.union([z.boolean(), z.array(z.string()).max(100)]).optional().superRefine((value, ctx) => {
+    try {
+      addressAllowanceOf(value, 'entries');
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    }
+  }),
   polling: () => z.strictObject({
     minIntervalMs: ms().min(200).default(1_000),
     maxIntervalMs: ms().min(200).default(30_000),
@@ -196,8 +209,11 @@ export class PipelineInputError extends Error {
 }
 
 export interface AddressPolicy {
-  /** Whether URLs may name loopback, private, link-local and other non-public hosts. */
-  allowPrivateAddresses: boolean;
+  /**
+   * Which loopback, private, link-local and other non-public hosts URLs may name: a list of
+   * `host` or `host:port`, `false` none, `true` all (the blanket allowance).
+   */
+  allowPrivateAddresses: PrivateAddressOption;
 }
 
 /**
@@ -209,23 +225,35 @@ export function parsePipelineInput(input: unknown, policy: AddressPolicy): Pipel
   // every run pays again and which one parse never earns back.
   const parsed = pipelineInput.schemaFor(input).safeParse(input, { jitless: true });
   if (!parsed.success) throw new PipelineInputError(formatIssues(parsed.error));
-  if (!policy.allowPrivateAddresses) {
-    const issues = privateUrlIssues(parsed.data);
-    if (issues.length > 0) throw new PipelineInputError(issues);
+  let allowance;
+  try {
+    allowance = addressAllowanceOf(policy.allowPrivateAddresses, ALLOW_PRIVATE_ADDRESSES_ENV);
+  } catch (err) {
+    throw new PipelineInputError([{ path: 'allowPrivateAddresses', message: (err as Error).message }]);
   }
+  const issues = privateUrlIssues(parsed.data, allowance);
+  if (issues.length > 0) throw new PipelineInputError(issues);
   return parsed.data;
 }
 
 /**
  * The input a client starts a run with: its deployment's setting recorded in
- * `allowPrivateAddresses`. Refuses an input that sets the field itself against the setting.
+ * `allowPrivateAddresses` (the list of hosts, or `true` for the blanket allowance; nothing when
+ * off). Refuses an input that sets the field itself to more than the setting allows.
  */
-export function recordAddressPolicy<T extends { allowPrivateAddresses?: boolean }>(input: T, policy: AddressPolicy): T {
-  if (input.allowPrivateAddresses === true && !policy.allowPrivateAddresses) {
-    throw new PipelineInputError([{ path: 'allowPrivateAddresses', message: `is the deployment's setting (${ALLOW_PRIVATE_ADDRESSES_ENV}=1 or the allowPrivateAddresses option), not part of a run's input` }]);
+export function recordAddressPolicy<T extends { allowPrivateAddresses?: PrivateAddressOption }>(input: T, policy: AddressPolicy): T {
+  const allowance = addressAllowanceOf(policy.allowPrivateAddresses, ALLOW_PRIVATE_ADDRESSES_ENV) ?? NO_PRIVATE_ADDRESSES;
+  const notInput = () => new PipelineInputError([{ path: 'allowPrivateAddresses', message: `is the deployment's setting (${ALLOW_PRIVATE_ADDRESSES_ENV} or the allowPrivateAddresses option), not part of a run's input` }]);
+  let asked;
+  try {
+    asked = addressAllowanceOf(input.allowPrivateAddresses);
+  } catch {
+    throw notInput();
   }
+  if (asked && !allowanceWithin(asked, allowance)) throw notInput();
   const { allowPrivateAddresses: _set, ...rest } = input;
-  return (policy.allowPrivateAddresses ? { ...rest, allowPrivateAddresses: true } : rest) as T;
+  const recorded = addressAllowanceOption(allowance);
+  return (recorded === false ? rest : { ...rest, allowPrivateAddresses: recorded }) as T;
 }
 
 export function stageEnabled(config: PipelineConfig, stage: StageName): boolean {

@@ -63,8 +63,9 @@ const RUNNERS: Record<(typeof ORDER)[number], (pipeline: PipelineRuntime) => Pro
 function initialState(input: PipelineInput): PipelineState {
   let config;
   try {
-    // The starting client recorded its deployment's setting in the input (see input.ts).
-    const allowPrivateAddresses = !patched(PRIVATE_ADDRESS_CHECK) || input.allowPrivateAddresses === true;
+    // The starting client recorded its deployment's setting in the input (see input.ts): a list
+    // of hosts, or `true` (the blanket allowance, all that runs before the list could record).
+    const allowPrivateAddresses = !patched(PRIVATE_ADDRESS_CHECK) || (input.allowPrivateAddresses ?? false);
     config = parsePipelineInput(input, { allowPrivateAddresses });
   } catch (err) {
     if (err instanceof PipelineInputError) {

@@ -161,7 +161,7 @@ describe('cancellation', () => {
       return { status: 200, body: { success: true, data: { metadata: {} } } };
     };
     const e = env();
-    const run = call(e, acts.scrape, { runId: 'cancel-run', body: { url: 'http://127.0.0.1:9/page' } });
+    const run = call(e, acts.scrape, { runId: 'cancel-run', body: { url: 'http://site.test/page' } });
     let timer: NodeJS.Timeout | undefined;
     try {
       await arrival;

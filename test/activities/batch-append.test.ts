@@ -32,7 +32,8 @@ const services: Array<{ app: ServiceApp; server: ListeningServer; client: WebDat
 async function service(config: Record<string, unknown> = {}) {
   const app = createServiceApp({ teams: [team('t', { apiKeys: [API_KEY], credits: 10_000 })], config: config as never, scrapeEngine: createHttpScrapeEngine({ cache: false }), logger: silentLogger });
   const server = await listen(app.listener, { port: 0 });
-  const client = new WebDataClient({ apiKey: API_KEY, baseUrl: server.url, allowPrivateAddresses: true });
+  // The batches name the demo site on 127.0.0.1: allowed by its host:port.
+  const client = new WebDataClient({ apiKey: API_KEY, baseUrl: server.url, allowPrivateAddresses: [new URL(site.url).host] });
   services.push({ app, server, client });
   return client;
 }
@@ -140,7 +141,7 @@ describe('appendBatchScrape on servers without append', () => {
   const jobId = randomUUID();
   before(async () => {
     fake = await new FakeServer().start();
-    client = new WebDataClient({ apiKey: API_KEY, baseUrl: fake.base });
+    client = new WebDataClient({ apiKey: API_KEY, baseUrl: fake.base, allowPrivateAddresses: [new URL(site.url).host] });
   });
   after(async () => {
     await client.close();

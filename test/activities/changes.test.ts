@@ -183,6 +183,7 @@ describe('the summary webhook', () => {
   let url: string;
   let answer = 204;
   const got: Array<{ body: string; signature?: string }> = [];
+  let summary: ReturnType<typeof createActivities>;
   before(async () => {
     receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -194,6 +195,8 @@ describe('the summary webhook', () => {
     });
     await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
     url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    // The summary goes to this receiver on 127.0.0.1: allowed by its host:port, nothing else.
+    summary = createActivities({ client, store, changesWebhookSecret: SECRET, allowPrivateAddresses: [new URL(url).host] });
   });
   after(() => new Promise<void>((ok) => receiver.close(() => ok())));
 
@@ -204,7 +207,7 @@ describe('the summary webhook', () => {
 
   test('is signed with the worker secret over the raw body', async () => {
     answer = 204;
-    assert.equal(await call(acts.sendChangeSummary, { url, workflowId: 'wf-2', status: 'completed', report }), 'sent (204)');
+    assert.equal(await call(summary.sendChangeSummary, { url, workflowId: 'wf-2', status: 'completed', report }), 'sent (204)');
     const last = got.at(-1);
     assert.ok(last && verifyWebhookSignature(last.body, last.signature, SECRET));
     assert.ok(!verifyWebhookSignature(last.body, last.signature, 'another-secret-0123456'));
@@ -213,9 +216,9 @@ describe('the summary webhook', () => {
 
   test('a refusal is reported, a 5xx fails the attempt (retried), no secret means not sent', async () => {
     answer = 410;
-    assert.equal(await call(acts.sendChangeSummary, { url, workflowId: 'wf-2', status: 'completed', report }), 'refused by the receiver (410)');
+    assert.equal(await call(summary.sendChangeSummary, { url, workflowId: 'wf-2', status: 'completed', report }), 'refused by the receiver (410)');
     answer = 503;
-    await assert.rejects(call(acts.sendChangeSummary, { url, workflowId: 'wf-2', status: 'completed', report }), /answered 503/);
+    await assert.rejects(call(summary.sendChangeSummary, { url, workflowId: 'wf-2', status: 'completed', report }), /answered 503/);
     const unsigned = createActivities({ client, store });
     const before = got.length;
     assert.match(await call(unsigned.sendChangeSummary, { url, workflowId: 'wf-2', status: 'completed', report }), /^not sent: the worker has no WEBDATA_CHANGES_WEBHOOK_SECRET/);

@@ -84,8 +84,10 @@ before(async () => {
   client = new WebDataClient({ apiKey: 'wd-test-secret-key-0123456789', baseUrl: api.base });
   // Sites that answer get a generous deadline (a loaded machine can take seconds); only the
   // site that never answers is read with a short one, and that timeout fires by construction.
-  acts = createActivities({ client, store, robotsTimeoutMs: 30_000 });
-  shortDeadline = createActivities({ client, store, robotsTimeoutMs: 300 });
+  // The worker's robots.txt fetches reach these sites on 127.0.0.1 by their host:port only.
+  const allowPrivateAddresses = [allowAll, disallow, missing, broken, hanging].map((s) => new URL(s.origin).host).concat(new URL(closedOrigin).host);
+  acts = createActivities({ client, store, robotsTimeoutMs: 30_000, allowPrivateAddresses });
+  shortDeadline = createActivities({ client, store, robotsTimeoutMs: 300, allowPrivateAddresses });
 });
 
 after(async () => {

@@ -21,7 +21,8 @@ after(async () => {
 });
 
 test('every monitor call on the open-source imitation is not_available', async () => {
-  const body = { name: 'n', schedule: { text: 'daily' }, targets: [{ type: 'scrape' as const, urls: ['http://127.0.0.1:9/'] }] };
+  // A target no one fetches (the imitation answers not_available): a public name, not loopback.
+  const body = { name: 'n', schedule: { text: 'daily' }, targets: [{ type: 'scrape' as const, urls: ['https://site.example/'] }] };
   const calls: Array<[string, () => Promise<unknown>]> = [
     ['createMonitor', () => api.createMonitor(body)],
     ['listMonitors', () => api.listMonitors()],
@@ -38,7 +39,7 @@ test('every monitor call on the open-source imitation is not_available', async (
 });
 
 test('bad monitor input is refused locally, naming the field', async () => {
-  await assert.rejects(() => api.createMonitor({ name: '', schedule: { text: 'daily' }, targets: [{ type: 'scrape', urls: ['http://127.0.0.1:9/'] }] }), /monitor body: name/);
+  await assert.rejects(() => api.createMonitor({ name: '', schedule: { text: 'daily' }, targets: [{ type: 'scrape', urls: ['https://site.example/'] }] }), /monitor body: name/);
   await assert.rejects(() => api.updateMonitor(ID, {}), /monitor update body: must change at least one field/);
   await assert.rejects(() => api.getMonitor('not-a-uuid'), /monitor id/);
   await assert.rejects(() => api.listMonitors({ limit: 101 }), /monitor list query: limit/);

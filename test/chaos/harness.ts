@@ -19,6 +19,7 @@ import { startDemoSite, type DemoSite } from '../../packages/service/src/demo-si
 import { listen, type ListeningServer } from '../../packages/service/src/http/server.js';
 import { silentLogger } from '../../packages/service/src/http/logger.js';
 import { FAULT_HEADER } from '../../packages/service/src/faults/index.js';
+import { allowPrivateHosts } from '../helpers/private-hosts.js';
 
 // ---- profiles ----------------------------------------------------------------------------
 
@@ -346,6 +347,8 @@ export async function startRecordingService(options: { sitePages: number; seed?:
   }
   const s = server;
   const d = site;
+  // Runs crawl the demo site on 127.0.0.1: allowed by host:port here and in the workers spawned.
+  allowPrivateHosts(d.url);
   return {
     url: s.url,
     siteUrl: d.url,
@@ -415,7 +418,7 @@ export function spawnWorker(env: WorkerEnv, log: string[] = []): WorkerProcess {
       TEMPORAL_ADDRESS: env.temporalAddress,
       TEMPORAL_NAMESPACE: 'default',
       WEBDATA_API_URL: env.serviceUrl,
-      // The runner's setting (its sites are on 127.0.0.1); this env is otherwise built from scratch.
+      // The runner's own sites and receivers by host:port (allowPrivateHosts); the rest is from scratch.
       ...(process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES ? { WEBDATA_ALLOW_PRIVATE_ADDRESSES: process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES } : {}),
       WEBDATA_API_KEY: env.apiKey,
       WEBDATA_STORE: env.store,

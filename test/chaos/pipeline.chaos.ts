@@ -25,6 +25,7 @@ import {
   type RecordedRequest, type RecordingService, type TemporalServer, type WorkerProcess,
 } from './harness.js';
 import { eventMs, historyFigures, recordScenario, seconds, stats } from './report.js';
+import { allowPrivateHosts } from '../helpers/private-hosts.js';
 
 const profile = chaosProfile();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -56,6 +57,8 @@ before(async () => {
     secret: WEBHOOK_SECRET,
     onDecision: (d) => webhookWorkflowIds.push(d.workflowId),
   });
+  // Runs name the receiver on 127.0.0.1 as their webhookUrl (the site is allowed by the harness).
+  allowPrivateHosts(webhook.url);
   api = new WebDataClient({ apiKey: TEST_KEY, baseUrl: service.url });
   store = new FilesystemStore({ root: join(dir, 'store') });
   bundlePath = await prebuiltWorkflowBundle(dir);

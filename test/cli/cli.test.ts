@@ -172,7 +172,7 @@ test('Temporal unreachable: one line naming the address and the fix, exit 1, wit
   const address = `127.0.0.1:${await closedPort()}`;
   // The commands probe the address before making a connection: in-process, nothing is left
   // open. The worker's connection is the Rust core's: it runs as its own process.
-  for (const args of [['status', 'some-run'], ['cancel', 'some-run'], ['schedule', 'list'], ['run', 'http://127.0.0.1:9/'], ['worker']]) {
+  for (const args of [['status', 'some-run'], ['cancel', 'some-run'], ['schedule', 'list'], ['run', 'https://example.com/'], ['worker']]) {
     const r = await (args[0] === 'worker' ? webdata : inProcess)(args, { TEMPORAL_ADDRESS: address, WEBDATA_API_URL: 'http://127.0.0.1:9', WEBDATA_API_KEY: 'k', WEBDATA_STORE: tmpdir(), TEMPORAL_LOG_LEVEL: 'ERROR' });
     assertOneLineFailure(r, 1, new RegExp(`webdata ${args[0]}: cannot reach Temporal at ${address} \\(namespace default\\): connection refused.*webdata dev.*TEMPORAL_ADDRESS`), args.join(' '));
     t.diagnostic(`${args.join(' ')}: answered in ${r.ms} ms`);

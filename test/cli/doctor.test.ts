@@ -92,7 +92,7 @@ test('a namespace of the five older attributes: run refused naming WebdataTenant
   assert.match(line(before.out, 'store'), /^ok +store +folder .* is writable/);
   assert.match(line(before.out, 'worker settings'), /^ok /);
   assert.match(line(before.out, 'fairness'), /^ok +fairness +server \d+\.\d+\.\d+ supports fairness/);
-  assert.match(line(before.out, 'address policy'), /^ok +address policy +private addresses refused \(WEBDATA_ALLOW_PRIVATE_ADDRESSES unset\)/);
+  assert.match(line(before.out, 'address policy'), /^ok +address policy +private addresses: refused \(WEBDATA_ALLOW_PRIVATE_ADDRESSES is off\)$/);
   assert.match(before.out, /^6 ok, 0 warn, 1 fail$/m);
 
   // The printed command, as the user pastes it (the temporal CLI reads TEMPORAL_ADDRESS too).
@@ -123,10 +123,11 @@ test('doctor names what is wrong: an unknown namespace, a refused key, an unreac
   assert.match(line(r.out, 'temporal'), /^fail +temporal +.* has no namespace nowhere\. Fix: set TEMPORAL_NAMESPACE to yours, or create it: temporal operator namespace create --namespace nowhere$/);
   assert.match(line(r.out, 'search attributes'), /^warn +search attributes +not checked: Temporal did not answer/);
   assert.match(line(r.out, 'service'), /^fail +service +.* refused the key \(401\)/);
-  assert.match(line(r.out, 'address policy'), /^warn +address policy +every private address allowed \(WEBDATA_ALLOW_PRIVATE_ADDRESSES=1\)/);
+  assert.match(line(r.out, 'address policy'), /^warn +address policy +private addresses: all allowed \(WEBDATA_ALLOW_PRIVATE_ADDRESSES is the blanket 1\/true/);
 
-  const down = await webdata(['doctor'], { ...userEnv('default'), WEBDATA_API_URL: 'http://127.0.0.1:9' });
+  const down = await webdata(['doctor'], { ...userEnv('default'), WEBDATA_API_URL: 'http://127.0.0.1:9', WEBDATA_ALLOW_PRIVATE_ADDRESSES: '127.0.0.1:3003,crawler.internal:8080' });
   assert.equal(down.code, 1);
+  assert.match(line(down.out, 'address policy'), /^ok +address policy +private addresses: allowed only for 127\.0\.0\.1:3003, crawler\.internal:8080 \(WEBDATA_ALLOW_PRIVATE_ADDRESSES\)$/);
   assert.match(line(down.out, 'service'), /^fail +service +cannot reach the service at http:\/\/127\.0\.0\.1:9: .*ECONNREFUSED.* Fix: check WEBDATA_API_URL/);
   assert.match(line(down.out, 'search attributes'), /^ok /);
 });

@@ -23,7 +23,9 @@ describe('monitor', () => {
 
   function webdata(args: string[], apiUrl: string): Promise<{ code: number | null; out: string; err: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, ['bin/webdata.js', ...args], { env: { ...process.env, WEBDATA_API_URL: apiUrl, WEBDATA_API_KEY: 'key-a' } });
+      // The monitors watch the demo site on 127.0.0.1: allowed by host:port, as a user exports it.
+      const allow = service.siteUrl ? { WEBDATA_ALLOW_PRIVATE_ADDRESSES: new URL(service.siteUrl).host } : {};
+      const child = spawn(process.execPath, ['bin/webdata.js', ...args], { env: { ...process.env, WEBDATA_API_URL: apiUrl, WEBDATA_API_KEY: 'key-a', ...allow } });
       let out = '';
       let err = '';
       child.stdout.on('data', (c: Buffer) => { out += c.toString(); });

@@ -82,10 +82,12 @@ before(async () => {
   site = await startDemoSite({ host: SITE_HOST, pages: 36 });
   // That server scrapes each page in a fresh Chromium context: on a busy 2-core machine one
   // scrape took over 60 s (the client's default deadline), so the deadline here is generous.
-  api = new WebDataClient({ apiKey: 'compat-key', baseUrl: OSS_URL, timeoutMs: 300_000 });
   store = new FilesystemStore({ root: join(dir, 'store') });
   // That server signs nothing: no secret, deliveries are hints that wake the workflow.
   webhook = await startWebhookServer({ client: env.client, host: SITE_HOST, onDecision: (d) => decisions.push(d) });
+  // Runs name the site and the receiver on loopback: allowed by host:port, as a user would export it.
+  process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES = [new URL(site.url).host, new URL(webhook.url).host].join(',');
+  api = new WebDataClient({ apiKey: 'compat-key', baseUrl: OSS_URL, timeoutMs: 300_000 });
   const recording = await startRecordingProxy(OSS_URL);
   proxy = recording.server;
   const workerApi = new WebDataClient({ apiKey: 'compat-key', baseUrl: recording.url, timeoutMs: 300_000 });

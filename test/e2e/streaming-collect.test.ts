@@ -74,7 +74,8 @@ async function startWorker(): Promise<{ worker: Worker; done: Promise<void> }> {
 describe('streaming-collect', () => {
   before(async () => {
     siteUrl = await site.listen();
-    stack = await startStack({ worker: false });
+    // The stack's client sends crawls of this site on 127.0.0.1: allowed by its host:port.
+    stack = await startStack({ worker: false, allowPrivateHosts: [new URL(siteUrl).host] });
     connection = await NativeConnection.connect({ address: stack.temporal.address });
   });
   after(async () => {

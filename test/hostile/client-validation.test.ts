@@ -127,4 +127,21 @@ describe('client-validation', () => {
       assert.equal(requests, 0);
     });
   });
+
+  // After the cases above: they count every request from the start.
+  test('a listed host:port is sent; the same host on another port is refused before sending, naming the entry to add', async () => {
+    const listed = new WebDataClient({ apiKey: 'hostile-client-key', baseUrl: base, allowPrivateAddresses: ['127.0.0.1:3003'] });
+    try {
+      const before = requests;
+      await listed.map({ url: 'http://127.0.0.1:3003/docs' }).catch((err: unknown) => assert.notEqual((err as WebDataApiError).code, 'PRIVATE_ADDRESS', String(err)));
+      assert.equal(requests - before, 1, 'the listed host:port was not sent');
+      await assert.rejects(listed.map({ url: 'http://127.0.0.1:3004/docs' }), (err: unknown) => err instanceof WebDataApiError
+        && err.code === 'PRIVATE_ADDRESS'
+        && err.message.endsWith('url: must be a public address: 127.0.0.1 is a loopback address (add 127.0.0.1:3004 to WEBDATA_ALLOW_PRIVATE_ADDRESSES to allow it)'));
+      assert.equal(requests - before, 1, 'a refused body reached the server');
+      assert.throws(() => new WebDataClient({ apiKey: 'k', baseUrl: base, allowPrivateAddresses: ['127.0.0.1:port'] }), { message: /^client options: allowPrivateAddresses: "127\.0\.0\.1:port" is not a host or host:port: must be 0 \(off\)/ });
+    } finally {
+      await listed.close();
+    }
+  });
 });

@@ -22,6 +22,7 @@ import { startLocalService, type LocalService } from '../../packages/service/src
 import { startTestTemporal } from '../helpers/temporal.js';
 import { spawnWorker, type WorkerProcess } from '../chaos/harness.js';
 import { pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
+import { allowPrivateHosts } from '../helpers/private-hosts.js';
 
 const KEY = `sk-live-${randomUUID()}`;
 const SECRET = `whsec-${randomUUID()}`;
@@ -34,6 +35,7 @@ let env: TestWorkflowEnvironment;
 let service: LocalService;
 let echo: Server;
 let echoUrl: string;
+let forgetHosts = () => {};
 let webhook: WebhookServer;
 let store: FilesystemStore;
 const workers: WorkerProcess[] = [];
@@ -83,6 +85,9 @@ describe('secrets', () => {
       log: (line) => receiverLog.push(line),
       onDecision: (d) => webhookOutcomes.push(d.outcome),
     });
+    // Runs name the demo site and the receiver on 127.0.0.1: allowed by host:port, here and in
+    // the workers spawned below, as a user would export it.
+    forgetHosts = allowPrivateHosts(service.siteUrl as string, webhook.url);
     store = new FilesystemStore({ root: join(dir, 'store') });
     // The workflows bundled once (cached across test files), both workers started together.
     const bundlePath = await pipelineWorkflowBundle();
@@ -93,6 +98,7 @@ describe('secrets', () => {
   });
 
   after(async () => {
+    forgetHosts();
     for (const w of workers) await w.kill('SIGKILL');
     await webhook?.close();
     echo?.closeAllConnections();

@@ -80,6 +80,26 @@ describe('untrusted-fetch', () => {
     await open.close();
   });
 
+  test('a list allows a private host by host:port, or a name by name:port, and nothing else', async () => {
+    const listed = createPublicFetch({ allowPrivateAddresses: [`127.0.0.1:${innerPort}`, `public.example:${innerPort}`, `mapped.example:${innerPort}`], lookup });
+    const before = innerHits;
+    assert.equal(await (await listed.fetch(`http://127.0.0.1:${innerPort}/`)).text(), 'secret');
+    assert.equal(await (await listed.fetch(`http://public.example:${innerPort}/`)).text(), 'secret', 'a listed name that resolves to a private address');
+    assert.equal(innerHits - before, 2);
+    const refused: Array<[string, RegExp]> = [
+      [`http://127.0.0.1:${sitePort}/`, new RegExp(`127\\.0\\.0\\.1 is a loopback address \\(add 127\\.0\\.0\\.1:${sitePort} to WEBDATA_ALLOW_PRIVATE_ADDRESSES to allow it\\)$`)],
+      [`http://public.example:${sitePort}/`, new RegExp(`public\\.example \\(127\\.0\\.0\\.1\\) is a loopback address \\(add public\\.example:${sitePort} to WEBDATA_ALLOW_PRIVATE_ADDRESSES to allow it\\)$`)],
+      [`http://inside.example:${innerPort}/`, /inside\.example \(10\.0\.0\.7\) is a private address/],
+      // A listed name that resolves to a cloud metadata address: only the address itself allows it.
+      [`http://mapped.example:${innerPort}/`, /mapped\.example \(::ffff:169\.254\.169\.254\) is a link-local address/],
+    ];
+    for (const [url, why] of refused) {
+      await assert.rejects(listed.fetch(url), (err: unknown) => err instanceof PrivateAddressError && why.test(err.message), url);
+    }
+    assert.equal(innerHits - before, 2, 'a refused request reached a server');
+    await listed.close();
+  });
+
   test('a redirect inward is refused at every hop, whatever its spelling; nothing reaches the inner server', async () => {
     // The test site stands in for a public one: only its address counts as public here.
     const guarded = createPublicFetch({ allowPrivateAddresses: false, lookup, treatAsPublic: (a) => a === '127.0.0.1' });

@@ -31,7 +31,7 @@ import { pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
 
 /** Each rule with an input that breaks it and the one line (or its start) a user sees. */
 const RULES: Array<{ rule: string; input: Partial<PipelineInput>; line: RegExp }> = [
-  { rule: 'metadata address', input: { url: 'http://169.254.169.254/latest/meta-data/' }, line: /^url: must be a public address: 169\.254\.169\.254 is a link-local address \(allowed only with WEBDATA_ALLOW_PRIVATE_ADDRESSES=1\)$/ },
+  { rule: 'metadata address', input: { url: 'http://169.254.169.254/latest/meta-data/' }, line: /^url: must be a public address: 169\.254\.169\.254 is a link-local address \(add 169\.254\.169\.254:80 to WEBDATA_ALLOW_PRIVATE_ADDRESSES to allow it\)$/ },
   { rule: 'private address', input: { url: 'http://10.0.0.1/' }, line: /^url: must be a public address: 10\.0\.0\.1 is a private address/ },
   { rule: 'decimal loopback', input: { url: 'http://2130706433/' }, line: /^url: must be a public address: 127\.0\.0\.1 is a loopback address/ },
   { rule: 'hex short loopback', input: { url: 'http://0x7f.1/' }, line: /^url: must be a public address: 127\.0\.0\.1 is a loopback address/ },
@@ -147,7 +147,11 @@ describe('untrusted input is refused before anything starts, connects or is sent
     const workflowId = 'untrusted-self-granted';
     await assert.rejects(
       startPipeline(client, { url: 'http://10.0.0.1/', allowPrivateAddresses: true }, { taskQueue: TASK_QUEUE, workflowId }),
-      /allowPrivateAddresses: is the deployment's setting \(WEBDATA_ALLOW_PRIVATE_ADDRESSES=1 or the allowPrivateAddresses option\), not part of a run's input/,
+      /allowPrivateAddresses: is the deployment's setting \(WEBDATA_ALLOW_PRIVATE_ADDRESSES or the allowPrivateAddresses option\), not part of a run's input/,
+    );
+    await assert.rejects(
+      startPipeline(client, { url: 'http://10.0.0.1/', allowPrivateAddresses: ['10.0.0.1'] }, { taskQueue: TASK_QUEUE, workflowId }),
+      /allowPrivateAddresses: is the deployment's setting/,
     );
     await assertNoWorkflow(workflowId);
   });

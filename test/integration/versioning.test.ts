@@ -102,9 +102,9 @@ describe('versioning', () => {
     }
   }
 
-  /** Parks at map: nothing fits a budget of 0, and it waits for a raise. */
+  /** Parks at map: nothing fits a budget of 0, and it waits for a raise. Nothing fetches its URL. */
   const PARKED: PipelineInput = {
-    url: 'http://127.0.0.1:9/',
+    url: 'https://site.example/',
     stages: { select: false, crawl: false, batch: false, interact: false, support: false },
     budget: { credits: 0, waitForRaiseMs: 600_000 },
   };

@@ -16,6 +16,7 @@ import { startLocalService, type LocalService } from '../../packages/service/src
 import { startTestTemporal } from '../helpers/temporal.js';
 import { nodeScriptArgs } from '../helpers/node-script.js';
 import { pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
+import { allowPrivateHosts } from '../helpers/private-hosts.js';
 
 const API_KEY = 'local-dev-key';
 let env: TestWorkflowEnvironment;
@@ -26,17 +27,22 @@ let store: FilesystemStore;
 let bundlePath: string;
 const workers: ChildProcess[] = [];
 
+let forgetHosts = () => {};
+
 before(async () => {
   // Workers start from the bundle kept on disk: each would otherwise run webpack (about 5 s of CPU).
   bundlePath = await pipelineWorkflowBundle();
   env = await startTestTemporal();
   service = await startLocalService({ site: { pages: 300 }, logger: { info() {}, warn() {}, error() {} } as never });
+  // Runs crawl the demo site on 127.0.0.1: allowed by host:port here and in the workers spawned.
+  forgetHosts = allowPrivateHosts(service.siteUrl as string);
   api = new WebDataClient({ apiKey: API_KEY, baseUrl: service.url });
   dir = mkdtempSync(join(tmpdir(), 'wd-crash-'));
   store = new FilesystemStore({ root: dir });
 });
 
 after(async () => {
+  forgetHosts();
   for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
   await store?.close();
   await api?.close();

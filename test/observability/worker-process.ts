@@ -23,8 +23,8 @@ export async function startWorkerProcess(stack: DevStack, taskQueue: string, env
       TEMPORAL_ADDRESS: stack.temporal.address,
       TEMPORAL_NAMESPACE: stack.temporal.namespace,
       WEBDATA_API_URL: stack.service.url,
-      // The runner's setting (its sites are on 127.0.0.1); this env is otherwise built from scratch.
-      ...(process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES ? { WEBDATA_ALLOW_PRIVATE_ADDRESSES: process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES } : {}),
+      // The stack's site and receiver on 127.0.0.1, by host:port, as `webdata dev` prints them.
+      WEBDATA_ALLOW_PRIVATE_ADDRESSES: stack.privateHosts.join(','),
       WEBDATA_API_KEY: stack.service.apiKey,
       WEBDATA_STORE: stack.storeSpec,
       WEBDATA_TASK_QUEUE: taskQueue,

@@ -32,6 +32,7 @@ import {
 } from './fleet.js';
 import { loadReceiver, type ReceiverLoadResult } from './receiver-load.js';
 import type { ReceiverRecord } from './receiver-process.js';
+import { allowPrivateHosts } from '../helpers/private-hosts.js';
 
 const profile = scaleProfile();
 // SCALE_GOVERNOR=1: every run shares the team through the fleet governor (input.governor,
@@ -87,6 +88,9 @@ before(async () => {
   await store.count('warm-up');
   const bundlePath = await timed('workflow bundle', () => prebuiltWorkflowBundle(dir));
   receiver = await startReceiverProcess({ temporalAddress: server.address, secret: WEBHOOK_SECRET, logFile: join(dir, 'receiver.jsonl') });
+  // Runs crawl the sites and name the receiver, all on 127.0.0.1: allowed by host:port, here and
+  // in the workers spawned below (the recording service's site is allowed by the harness).
+  allowPrivateHosts(...[...sites.values()].map((s) => s.url), receiver.url);
   fleet = await timed('workers', () => startFleet(WORKERS, {
     temporalAddress: server.address, serviceUrl: service.url, apiKey: SCALE_WORKER_KEY, store: storeUrl,
     taskQueue: TASK_QUEUE, bundlePath, collectPageSize: 100,

@@ -18,6 +18,7 @@ import { FilesystemStore } from '../../packages/storage/src/index.js';
 import { startLocalService, type LocalService } from '../../packages/service/src/index.js';
 import { quietTemporalLogs } from '../helpers/temporal.js';
 import { startTemporalServer, type TemporalServer } from '../helpers/temporal-server.js';
+import { allowPrivateHosts } from '../helpers/private-hosts.js';
 
 const API_KEY = 'local-dev-key';
 const TASK_QUEUE = `scale-smoke-${Date.now()}`;
@@ -56,8 +57,10 @@ before(async () => {
   client = new Client({ connection, namespace: server.namespace });
   nativeConnection = await NativeConnection.connect({ address: server.address });
   service = await startLocalService({ site: { pages: 200 }, logger: { info() {}, warn() {}, error() {} } as never });
-  api = new WebDataClient({ apiKey: API_KEY, baseUrl: service.url });
   webhook = await startWebhookServer({ client, secret: service.teams[0].webhookSecret });
+  // Runs name the demo site and the receiver on 127.0.0.1: allowed by host:port, as a user would.
+  allowPrivateHosts(service.siteUrl as string, webhook.url);
+  api = new WebDataClient({ apiKey: API_KEY, baseUrl: service.url });
   dir = mkdtempSync(join(tmpdir(), 'wd-scale-smoke-'));
   store = new FilesystemStore({ root: dir });
   worker = await createWebDataWorker({ connection: nativeConnection, namespace: server.namespace, taskQueue: TASK_QUEUE, client: api, store, collectPageSize: 10 });

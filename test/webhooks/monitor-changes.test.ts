@@ -36,7 +36,6 @@ describe('monitor-changes', () => {
       teams: [{ id: 'a', apiKeys: ['key-a'], credits: 100_000, rateLimits: {}, concurrency: 4, maxBrowserSessions: 1, webhookSecret: SECRET, features: { ignoreRobotsTxt: false, zeroDataRetention: false, searchEnterprise: [] } }],
       site: { pages: 40, searchIndex: false },
     });
-    api = new WebDataClient({ apiKey: 'key-a', baseUrl: service.url });
     dir = mkdtempSync(join(tmpdir(), 'webdata-monitor-'));
     store = await createStore(dir);
     rx = await startWebhookServer({
@@ -46,6 +45,8 @@ describe('monitor-changes', () => {
       onDecision: (d) => decisions.push(d),
       onMonitorCheck: (check) => recordMonitorCheck({ client: api, store }, check),
     });
+    // The monitor names the demo site and the receiver on 127.0.0.1: allowed by host:port.
+    api = new WebDataClient({ apiKey: 'key-a', baseUrl: service.url, allowPrivateAddresses: [new URL(service.siteUrl!).host, new URL(rx.url).host] });
   });
 
   after(async () => {

@@ -63,3 +63,13 @@ test('worker start line: the heap limit a thread, and the --max-old-space-size t
   assert.equal(describeHeapLimit(560 * MiB, ['--max-old-space-size=384', '--max_old_space_size=512'], '--max-old-space-size=256'), 'heap limit 560 MiB a thread (--max_old_space_size=512)');
   assert.match(describeHeapLimit(), /^heap limit \d+ MiB a thread \(/);
 });
+
+test('worker settings: WEBDATA_ALLOW_PRIVATE_ADDRESSES read as the client reads it; empty is off, not a stop', () => {
+  const base = { WEBDATA_API_URL: 'http://127.0.0.1:3002', WEBDATA_API_KEY: 'wd-secret-key-123' };
+  for (const off of [undefined, '', '0', 'false']) assert.equal(readWorkerSettings({ ...base, WEBDATA_ALLOW_PRIVATE_ADDRESSES: off }).allowPrivateAddresses, false, String(off));
+  assert.equal(readWorkerSettings({ ...base, WEBDATA_ALLOW_PRIVATE_ADDRESSES: 'true' }).allowPrivateAddresses, true);
+  assert.deepEqual(readWorkerSettings({ ...base, WEBDATA_ALLOW_PRIVATE_ADDRESSES: '127.0.0.1:3003, Crawler.Internal' }).allowPrivateAddresses, ['127.0.0.1:3003', 'crawler.internal']);
+  assert.throws(() => readWorkerSettings({ ...base, WEBDATA_ALLOW_PRIVATE_ADDRESSES: 'http://10.0.0.1/' }), (err: Error) => err instanceof WorkerSettingsError
+    && err.problems.length === 1
+    && err.problems[0] === 'WEBDATA_ALLOW_PRIVATE_ADDRESSES: "http://10.0.0.1/" is not a host or host:port: must be 0 (off) or a comma-separated list of host or host:port (IPv6 in brackets), e.g. 127.0.0.1:3003,crawler.internal:8080');
+});

@@ -35,7 +35,11 @@ import {
   supportAskRequestSchema,
   uuid,
   nonEmpty,
-  privateAddressesAllowed,
+  addressAllowanceOf,
+  parseAddressAllowance,
+  ALLOW_PRIVATE_ADDRESSES_ENV,
+  type AddressAllowance,
+  type PrivateAddressOption,
   privateUrlIssues,
   type ActivityQuery,
   type AgentRequest,
@@ -122,10 +126,12 @@ export interface WebDataClientOptions {
   /** false: a Retry-After concerns only the call that got it (the caller paces itself). Default true. */
   holdOnRetryAfter?: boolean;
   /**
-   * Send bodies whose URLs name loopback, private, link-local or other non-public hosts. Default
-   * from WEBDATA_ALLOW_PRIVATE_ADDRESSES (off): the URLs in a body are often a tenant's.
+   * Private hosts (loopback, private, link-local...) the URLs of a body may name: a list of `host`
+   * or `host:port` (e.g. `['127.0.0.1:3003']`), `false` none, `true` all (the blanket allowance,
+   * kept for compatibility). Default from WEBDATA_ALLOW_PRIVATE_ADDRESSES (off): the URLs in a
+   * body are often a tenant's.
    */
-  allowPrivateAddresses?: boolean;
+  allowPrivateAddresses?: PrivateAddressOption;
 }
 
 /** Last optional argument of every method. */
@@ -149,7 +155,7 @@ export type JobStatusPage = JobStatusQuery | string;
 
 export class WebDataClient {
   private readonly http: HttpTransport;
-  private readonly allowPrivateAddresses: boolean;
+  private readonly allowance: AddressAllowance;
   /** An opaque id of the API team this client speaks for: a hash of base URL and key, never the key. */
   readonly teamId: string;
 
@@ -168,7 +174,7 @@ export class WebDataClient {
     }
     this.http = new HttpTransport(options);
     this.teamId = createHash('sha256').update(`${base.origin}${base.pathname}\0${options.apiKey}`).digest('hex').slice(0, 24);
-    this.allowPrivateAddresses = options.allowPrivateAddresses ?? privateAddressesAllowed(process.env);
+    this.allowance = clientAllowance(options.allowPrivateAddresses);
   }
 
   /** Origin every request goes to; the only origin a `next` URL may have. */
@@ -584,14 +590,23 @@ export class WebDataClient {
   }
 
   private send(call: HttpCall, options: RequestOptions | undefined) {
-    if (!this.allowPrivateAddresses && call.body !== undefined) refusePrivateUrls(call.body, call.what);
+    if (!this.allowance.all && call.body !== undefined) refusePrivateUrls(call.body, call.what, this.allowance);
     return this.http.call({ ...call, signal: options?.signal, timeoutMs: options?.timeoutMs });
   }
 }
 
+/** The option, else WEBDATA_ALLOW_PRIVATE_ADDRESSES; a malformed one is a validation error of one line. */
+function clientAllowance(option: PrivateAddressOption | undefined): AddressAllowance {
+  try {
+    return addressAllowanceOf(option, 'client options: allowPrivateAddresses') ?? parseAddressAllowance(process.env[ALLOW_PRIVATE_ADDRESSES_ENV]);
+  } catch (err) {
+    throw new WebDataApiError({ kind: 'validation', code: 'LOCAL_VALIDATION', message: (err as Error).message });
+  }
+}
+
 /** Every URL of a body (url, urls, webhook...) must name a public host: checked before sending. */
-function refusePrivateUrls(body: unknown, what: string): void {
-  const issues = privateUrlIssues(body);
+function refusePrivateUrls(body: unknown, what: string, allowance: AddressAllowance): void {
+  const issues = privateUrlIssues(body, allowance);
   if (issues.length === 0) return;
   throw new WebDataApiError({
     kind: 'validation',

@@ -3,15 +3,30 @@
 // refuses private answers) and after every redirect (followed here, each hop checked again), so a
 // public name that resolves or redirects inward is refused before a byte is sent to it.
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
-import { Agent, fetch as undiciFetch } from 'undici';
-import { addressKind, hostKind, privateAddressesAllowed, privateAddressRule } from 'webdata-contract';
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import {
+  addressAllowanceOf,
+  addressKind,
+  allowsHost,
+  allowsResolved,
+  ALLOW_PRIVATE_ADDRESSES_ENV,
+  hostKind,
+  parseAddressAllowance,
+  privateAddressRule,
+  urlPort,
+  type PrivateAddressOption,
+} from 'webdata-contract';
 
 /** The resolver's shape (node:dns lookup with `all: true`); tests inject one that names any host. */
 export type AddressLookup = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
 
 export interface PublicFetchOptions {
-  /** Reach private addresses too; default from WEBDATA_ALLOW_PRIVATE_ADDRESSES (off). */
-  allowPrivateAddresses?: boolean;
+  /**
+   * Private hosts that may be reached: `host` or `host:port` entries (a name that resolves to a
+   * private address passes when the name or the address is listed), `true` all, `false` none.
+   * Default from WEBDATA_ALLOW_PRIVATE_ADDRESSES (off).
+   */
+  allowPrivateAddresses?: PrivateAddressOption;
   /** DNS; default node:dns lookup. */
   lookup?: AddressLookup;
   /** Tests only: addresses to treat as public (a loopback server standing in for a public site). */
@@ -37,34 +52,42 @@ export interface PublicFetch {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export function createPublicFetch(options: PublicFetchOptions = {}): PublicFetch {
-  const allowed = options.allowPrivateAddresses ?? privateAddressesAllowed(process.env);
+  const allowance = addressAllowanceOf(options.allowPrivateAddresses) ?? parseAddressAllowance(process.env[ALLOW_PRIVATE_ADDRESSES_ENV]);
   const resolve: AddressLookup = options.lookup ?? ((host, opts, cb) => dnsLookup(host, opts, cb));
   const isPublic = (address: string) => options.treatAsPublic?.(address) === true || addressKind(address) === 'public';
 
+  /** A DNS lookup for connections to `port`: an entry may name a port, so the check needs it. */
+  const lookupFor = (port: string) => (hostname: string, opts: LookupOptions, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+    resolve(hostname, { ...opts, all: true } as LookupAllOptions, (err, addresses) => {
+      if (err) return callback(err, []);
+      const inward = allowance.all ? undefined : addresses.find((a) => !isPublic(a.address) && !allowsResolved(allowance, hostname, a.address, port));
+      if (inward) return callback(new PrivateAddressError(hostname, privateAddressRule(`${hostname} (${inward.address})`, addressKind(inward.address) ?? 'reserved', `${hostname}:${port}`)), []);
+      if (opts.all) return callback(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(Object.assign(new Error(`${hostname}: no address`), { code: 'ENOTFOUND' }), []);
+      callback(null, first.address, first.family);
+    });
+  };
+  const connectors = new Map<string, buildConnector.connector>();
   const agent = new Agent({
-    connect: {
-      lookup: (hostname: string, opts: LookupOptions, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
-        resolve(hostname, { ...opts, all: true } as LookupAllOptions, (err, addresses) => {
-          if (err) return callback(err, []);
-          const inward = allowed ? undefined : addresses.find((a) => !isPublic(a.address));
-          if (inward) return callback(new PrivateAddressError(hostname, privateAddressRule(`${hostname} (${inward.address})`, addressKind(inward.address) ?? 'reserved')), []);
-          if (opts.all) return callback(null, addresses);
-          const first = addresses[0];
-          if (!first) return callback(Object.assign(new Error(`${hostname}: no address`), { code: 'ENOTFOUND' }), []);
-          callback(null, first.address, first.family);
-        });
-      },
+    connect: (opts, callback) => {
+      const port = String(opts.port || (opts.protocol === 'https:' ? 443 : 80));
+      let connector = connectors.get(port);
+      if (!connector) connectors.set(port, (connector = buildConnector({ lookup: lookupFor(port) } as buildConnector.BuildOptions)));
+      connector(opts, callback);
     },
   });
 
   /** Refuses a URL whose host is itself a non-public address (an IP literal or localhost). */
   function checkHost(url: URL): void {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${url.href}: only http and https URLs are fetched`);
-    if (allowed) return;
+    if (allowance.all) return;
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const kind = hostKind(host);
     if (kind === 'name' || kind === 'public' || options.treatAsPublic?.(host) === true) return;
-    throw new PrivateAddressError(url.href, privateAddressRule(url.hostname, kind));
+    const port = urlPort(url);
+    if (allowsHost(allowance, url.hostname, port)) return;
+    throw new PrivateAddressError(url.href, privateAddressRule(url.hostname, kind, `${url.hostname}:${port}`));
   }
 
   async function publicFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {

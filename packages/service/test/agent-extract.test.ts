@@ -57,7 +57,9 @@ describe('agent and extract jobs', () => {
     });
     modelUrl = `${await listen(model)}/v1`;
     svc = await startLocalService({ teams: [team('ai', { credits: 1000 })], site: false, logger: silentLogger, scrapeEngine: realScrapeEngine() });
-    client = new WebDataClient({ apiKey: 'key-ai', baseUrl: svc.url, timeoutMs: 10_000 });
+    // This file's site, its receivers (started later) and a port nothing listens on are all on
+    // 127.0.0.1: any port of it, allowed here by host, for this client only.
+    client = new WebDataClient({ apiKey: 'key-ai', baseUrl: svc.url, timeoutMs: 10_000, allowPrivateAddresses: ['127.0.0.1'] });
   });
   after(async () => {
     delete process.env.LLM_BASE_URL;

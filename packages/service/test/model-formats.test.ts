@@ -39,7 +39,8 @@ describe('model formats (json, summary)', () => {
     model = await startModelServer();
     failing = await startModelServer(() => 'no json here');
     svc = await startLocalService({ teams: [team('f', { credits: 1000 })], site: false, logger: silentLogger, scrapeEngine: realScrapeEngine() });
-    client = new WebDataClient({ apiKey: 'key-f', baseUrl: svc.url, timeoutMs: 10_000 });
+    // The scrapes name this file's site on 127.0.0.1: allowed by its host:port.
+    client = new WebDataClient({ apiKey: 'key-f', baseUrl: svc.url, timeoutMs: 10_000, allowPrivateAddresses: [new URL(siteUrl).host] });
   });
   after(async () => {
     restoreEnv();

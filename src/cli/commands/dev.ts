@@ -52,6 +52,8 @@ export async function devCommand(argv: string[]): Promise<number> {
     `  export TEMPORAL_ADDRESS=${stack.temporal.address} WEBDATA_STORE=${stack.storeSpec}${stack.temporal.uiUrl ? ` TEMPORAL_UI_URL=${stack.temporal.uiUrl}` : ''}`,
     // `webdata monitor` talks to the service directly.
     `  export WEBDATA_API_URL=${stack.service.url} WEBDATA_API_KEY=${stack.service.apiKey}`,
+    // Runs name the demo site and the receiver: private addresses, allowed by host:port only.
+    `  export WEBDATA_ALLOW_PRIVATE_ADDRESSES=${stack.privateHosts.join(',')}`,
     `  npm run webdata -- run ${stack.service.siteUrl ?? 'http://127.0.0.1:PORT'}/ --include '^/docs' --webhook-url ${stack.webhook.url}`,
   ].join('\n'));
   await new Promise<void>((resolve) => {

@@ -84,28 +84,13 @@ export function hostKind(hostname: string): AddressKind | 'name' {
   return 'name';
 }
 
-/** Why a URL may not be fetched on a tenant's word, or undefined when its host may be. */
-export function privateUrlReason(url: string): string | undefined {
-  let host: string;
-  try {
-    host = new URL(url).hostname;
-  } catch {
-    return undefined; // not a URL: the schema's own rule reports it
-  }
-  const kind = hostKind(host);
-  return kind === 'public' || kind === 'name' ? undefined : privateAddressRule(host, kind);
+/**
+ * The one line a refused address gets, wherever it is refused. `allow` is the entry that would
+ * allow it (`host:port`), named so that the fix is in the line.
+ */
+export function privateAddressRule(host: string, kind: AddressKind, allow: string = host): string {
+  return `must be a public address: ${host} is ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address (add ${allow} to ${ALLOW_PRIVATE_ADDRESSES_ENV} to allow it)`;
 }
 
-/** The one line a refused address gets, wherever it is refused. */
-export function privateAddressRule(host: string, kind: AddressKind): string {
-  return `must be a public address: ${host} is ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address (allowed only with ${ALLOW_PRIVATE_ADDRESSES_ENV}=1)`;
-}
-
-/** The one setting, for the worker and the client alike. */
+/** The one setting, for the worker and the client alike (see allowance.ts). */
 export const ALLOW_PRIVATE_ADDRESSES_ENV = 'WEBDATA_ALLOW_PRIVATE_ADDRESSES';
-
-/** Whether an environment allows private addresses (`1` or `true`). Pass `process.env`. */
-export function privateAddressesAllowed(env: Record<string, string | undefined>): boolean {
-  const value = env[ALLOW_PRIVATE_ADDRESSES_ENV]?.trim().toLowerCase();
-  return value === '1' || value === 'true';
-}
