@@ -6,7 +6,9 @@
 // - the lines under a command, up to the next `$ ` line, are the output the page shows for it;
 // - lines before the first `$ ` are output of something the page does not run: not compared.
 // An HTML comment on the line just above the fence gives the block directives the doc test
-// reads (normalise.ts): `<!-- doctest: numbers vary -->`, `<!-- doctest: output not compared -->`.
+// reads (normalise.ts): `<!-- doctest: numbers vary -->`, `<!-- doctest: output not compared -->`,
+// and `<!-- doctest: background until "<regex>" -->` for a block that serves until stopped
+// (walkthroughs.test.ts).
 
 export interface DocCommand {
   /** The command as bash runs it: continuation lines joined with their newlines. */

@@ -11,6 +11,11 @@
 // page must set with its own `$ export` lines, which later blocks of the same page run first.
 // WEBDATA_ALLOW_PRIVATE_ADDRESSES included: this file never sets it.
 //
+// A block marked `<!-- doctest: background until "<regex>" -->` serves until stopped (a worker, a
+// server): it runs in the background until a line of its output matches the regex, its shown lines
+// are compared then, and it keeps running while the page's later blocks run; after the page's last
+// block its process group gets SIGTERM (SIGKILL 30 s later).
+//
 // A block passes when each command exits 0 and the lines the page shows under it appear in its
 // output, in order, after normalise.ts. Blocks that cannot run here are listed, each with its
 // reason, in walkthroughs.json, which also holds the count of blocks executed: fewer fails.
@@ -129,6 +134,43 @@ function check(block: DocBlock, runs: ReturnType<typeof splitOutput>, wholeOutpu
   return undefined;
 }
 
+const BACKGROUND = /^background until "(.*)"$/;
+const backgroundRegex = (b: DocBlock) => b.directives.map((d) => BACKGROUND.exec(d)).find((m) => m !== null)?.[1];
+
+/** The serving blocks of each page, running until the page's last block has run. */
+const backgrounds = new Map<string, ReturnType<typeof spawnGroup>[]>();
+
+async function stopBackgrounds(page: string): Promise<void> {
+  for (const run of backgrounds.get(page) ?? []) {
+    signalGroup(run.child, 'SIGTERM');
+    const killer = setTimeout(() => signalGroup(run.child, 'SIGKILL'), 30_000);
+    await run.closed;
+    clearTimeout(killer);
+  }
+  backgrounds.delete(page);
+}
+
+/** Starts a serving block; resolves once a line matches `ready` (or it ended, or the deadline passed). */
+async function startBackground(block: DocBlock, ready: string, shell: Shell, carried: string[]): Promise<string | undefined> {
+  const script = join(shell.home, `block-${block.page.replace(/\W/g, '_')}-${block.line}.sh`);
+  writeFileSync(script, blockScript(block.commands.map((c) => c.text), carried));
+  const run = spawnGroup('bash', ['--noprofile', '--norc', script], shell.env);
+  backgrounds.set(block.page, [...(backgrounds.get(block.page) ?? []), run]);
+  const readyLine = new RegExp(ready, 'm');
+  let ended = false;
+  void run.closed.then(() => { ended = true; });
+  const started = Date.now();
+  while (!readyLine.test(run.output()) && !ended && Date.now() - started < BLOCK_MS) await new Promise((r) => setTimeout(r, 250));
+  const runs = splitOutput(run.output());
+  if (!readyLine.test(run.output())) {
+    return `${block.page}:${block.line} (background) ${ended ? 'ended' : `printed no line matching /${ready}/ within ${BLOCK_MS / 60_000} min`}\n${tail(run.output())}${likelyCause(run.output())}`;
+  }
+  // The serving command has not ended, and is not meant to: its output so far is what is compared.
+  const last = runs[runs.length - 1];
+  if (last && last.status === undefined) last.status = 0;
+  return check(block, runs, run.output(), shell.home);
+}
+
 async function runBlock(block: DocBlock, shell: Shell, carried: string[]): Promise<string | undefined> {
   const script = join(shell.home, `block-${block.page.replace(/\W/g, '_')}-${block.line}.sh`);
   writeFileSync(script, blockScript(block.commands.map((c) => c.text), carried));
@@ -170,6 +212,7 @@ describe('the docs\' shell walkthroughs, run in a clean shell against one `webda
   });
 
   after(async () => {
+    for (const page of [...backgrounds.keys()]) await stopBackgrounds(page);
     if (stack) {
       signalGroup(stack.child, 'SIGINT');
       const killer = setTimeout(() => { if (stack) signalGroup(stack.child, 'SIGKILL'); }, 60_000);
@@ -187,6 +230,8 @@ describe('the docs\' shell walkthroughs, run in a clean shell against one `webda
   });
 
   const carriedByPage = new Map<string, string[]>();
+  // A page's serving blocks stop after its last block that runs.
+  const lastOfPage = new Map(blocks.filter((b) => !exceptionOf(b)).map((b) => [b.page, b]));
   for (const block of blocks) {
     const carried = [...(carriedByPage.get(block.page) ?? [])];
     carriedByPage.set(block.page, [...carried, ...block.commands.filter(isExport).map((c) => c.text)]);
@@ -196,12 +241,16 @@ describe('the docs\' shell walkthroughs, run in a clean shell against one `webda
       test(label(block), { skip: `listed in ${CONFIG}: ${exception.reason}` }, () => {});
       continue;
     }
+    const ready = backgroundRegex(block);
     test(label(block), { timeout: BLOCK_MS + 60_000 }, async () => {
       const failure = stackProblem
         ? `the dev stack did not start: ${stackProblem}`
         : isStackBlock(block)
           ? check(block, [{ output: stack?.output() ?? '', status: 0 }], stack?.output() ?? '', shell.home)
-          : await runBlock(block, shell, carried);
+          : ready !== undefined
+            ? await startBackground(block, ready, shell, carried)
+            : await runBlock(block, shell, carried);
+      if (lastOfPage.get(block.page) === block) await stopBackgrounds(block.page);
       results.push({ block: label(block), status: failure ? 'failed' : 'passed', why: failure });
       if (failure) assert.fail(failure);
     });
