@@ -65,3 +65,9 @@ test('export commands are the ones later blocks of the page carry', () => {
   const [block] = parseDocBlocks('docs/x.md', page);
   assert.deepEqual(block.commands.map(isExport), [true, false, false]);
 });
+
+test('a serving block\'s directive keeps its quoted ready pattern whole', () => {
+  const [block] = parseDocBlocks('x.md', ['<!-- doctest: background until "^example worker: " -->', '```', '$ npm run worker', 'example worker: task queue example-backend', '```'].join('\n'));
+  assert.deepEqual(block.directives, ['background until "^example worker: "']);
+  assert.deepEqual(block.commands.map((c) => c.expected), [['example worker: task queue example-backend']]);
+});
