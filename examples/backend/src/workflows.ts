@@ -3,7 +3,7 @@
 // customer). Workflow code: deterministic, no I/O; the pipeline is referred to by its type name
 // and imported as a type only, so this module does not pull the pipeline into every bundle (the
 // worker bundles both: worker-workflows.ts; the tests bundle a fake of the same name).
-import { ApplicationFailure, executeChild, proxyActivities, ParentClosePolicy, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, executeChild, isCancellation, proxyActivities, ParentClosePolicy, workflowInfo } from '@temporalio/workflow';
 import type { PipelineInput, PipelineResult } from 'webdata-temporal';
 import type { webDataPipeline } from 'webdata-temporal/workflows';
 import type { CrawlSummary, ExampleActivities } from './activities.js';
@@ -44,6 +44,8 @@ export async function customerCrawl(input: CustomerCrawlInput): Promise<CrawlSum
       finishedAt: new Date().toISOString(),
     };
   } catch (err) {
+    // A cancelled crawl ends cancelled (its pipeline was cancelled with it), not recorded as failed.
+    if (isCancellation(err)) throw err;
     // The pipeline failed as a whole (a refused input, a stage that could not be repaired): the
     // customer's record says so, with the cause, and the crawl itself completes.
     summary = { ...base, status: 'failed', documents: 0, credits: 0, reason: causeOf(err), finishedAt: new Date().toISOString() };
