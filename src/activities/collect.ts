@@ -135,6 +135,7 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
       const toStore = tracker && keep.length > 0 ? await tracker.track(keep) : keep;
       if (toStore.length > 0) cursor.written += await storing(() => store.appendDocuments(input.runId, input.jobId, toStore));
       cursor.skip += res.data?.length ?? 0;
+      if (typeof res.creditsUsed === 'number' && res.creditsUsed >= 0) cursor.creditsUsed = res.creditsUsed;
       beat();
       return { fresh: fresh.length, repeated };
     }
@@ -240,6 +241,9 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
         // Cancelled (a continue-as-new hands over, or the run was cancelled): what is stored
         // stays stored, and the cursor tells the next call where to go on.
         if (signal.aborted) return handBack();
+        // The job is gone: the follower ends here, every page it read stored, so the stage can
+        // take stock of the store knowing nothing more is being written for this job.
+        if (err instanceof WebDataApiError && err.kind === 'not_found') return { kind: 'lost', cursor: s.cursor, error: err.message };
         throw err;
       }
     });

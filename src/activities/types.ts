@@ -70,6 +70,8 @@ export interface CollectCursor {
   written: number;
   /** Documents dropped because robots.txt disallows them (robots check on). */
   robots?: number;
+  /** The job's creditsUsed at the last status page read (its last known bill, if the job is lost). */
+  creditsUsed?: number;
 }
 
 export interface FollowJobInput extends CollectInput {
@@ -85,7 +87,12 @@ export interface FollowJobInput extends CollectInput {
 export type FollowJobResult =
   | { kind: 'done'; collected: CollectResult; summary: JobSummary }
   | { kind: 'slice'; cursor: CollectCursor }
-  | { kind: 'at-end'; cursor: CollectCursor; reason: string };
+  | { kind: 'at-end'; cursor: CollectCursor; reason: string }
+  /**
+   * The service answered 404 for the job (restarted, or its results expired): what the follower
+   * stored stays stored, nothing more will come, and `cursor.creditsUsed` is its last known bill.
+   */
+  | { kind: 'lost'; cursor: CollectCursor; error: string };
 
 export interface CollectResult {
   jobId: string;

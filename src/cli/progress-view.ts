@@ -2,6 +2,7 @@
 // in place on a TTY and printed on change otherwise.
 import type { PipelineProgress } from '../workflows/definitions.js';
 import { STAGES } from '../workflows/input.js';
+import { noProgressText, stalledText } from '../workflows/progress-rule.js';
 
 const WIDTH = 20;
 
@@ -11,7 +12,8 @@ function bar(done: number, total: number): string {
   return '█'.repeat(filled) + '░'.repeat(WIDTH - filled);
 }
 
-export function renderProgress(p: PipelineProgress): string[] {
+/** `now`: the time the idle figures are counted to (a job's "no progress for N min"). */
+export function renderProgress(p: PipelineProgress, now = Date.now()): string[] {
   const lines = [`stage ${p.stage} · ${p.status} · ${p.documents} documents · ${p.credits.spent}${p.credits.budget === null ? '' : `/${p.credits.budget}`} credits`];
   for (const stage of STAGES) {
     const r = p.stages[stage];
@@ -27,6 +29,8 @@ export function renderProgress(p: PipelineProgress): string[] {
     const done = listStage ? (r.status === 'completed' ? total : 0) : docs;
     const counts = listStage ? String(total) : known !== undefined ? `${done}/${total}` : String(done);
     lines.push(`  ${stage.padEnd(9)} ${bar(done, total)} ${r.status.padEnd(9)} ${counts.padStart(11)}  ${String(r.credits).padStart(6)} cr  ${r.reason ?? ''}`.trimEnd());
+    const still = noProgressText(r, now) ?? stalledText(r);
+    if (still) lines.push(`  ${''.padEnd(9)} ${still}`);
   }
   return lines;
 }

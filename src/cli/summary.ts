@@ -1,5 +1,6 @@
 import type { PipelineResult, RecoveredJob } from '../workflows/state.js';
 import { STAGES } from '../workflows/input.js';
+import { stalledText } from '../workflows/progress-rule.js';
 
 /** A human summary of a finished run. */
 export function formatSummary(result: PipelineResult, extra: { workflowId: string; uiUrl?: string; namespace?: string }): string {
@@ -15,6 +16,8 @@ export function formatSummary(result: PipelineResult, extra: { workflowId: strin
     if (r.support) lines.push(`  ${''.padEnd(9)} support (${r.support.confidence}, ${r.support.applied ? 'applied' : 'not applied'}): ${r.support.answer}`);
     if (r.notAvailable?.length) lines.push(`  ${''.padEnd(9)} not available on this service: ${r.notAvailable.join(', ')}`);
     for (const note of r.notes ?? []) lines.push(`  ${''.padEnd(9)} ${note}`);
+    const stalled = stalledText(r);
+    if (stalled) lines.push(`  ${''.padEnd(9)} ${stalled}`);
     if (r.recovered) lines.push(`  ${''.padEnd(9)} ${recoveredLine(r.recovered)}`);
   }
   for (const event of result.credits.events) lines.push(`  budget: ${event}`);
@@ -25,6 +28,7 @@ export function formatSummary(result: PipelineResult, extra: { workflowId: strin
 
 /** A lost job and the job that got what it had not stored. */
 export function recoveredLine(r: RecoveredJob): string {
-  const kept = `job ${r.lostJob} lost after ${r.lostPages} pages (~${r.lostCredits} credits, estimated)`;
+  const credits = r.creditsEstimated ? `~${r.lostCredits} credits, estimated` : `${r.lostCredits} credits`;
+  const kept = `job ${r.lostJob} ${r.why ?? 'lost'} after ${r.lostPages} pages (${credits})`;
   return r.newJob ? `recovered: ${kept}; job ${r.newJob} stored ${r.pages} more` : `recovered: ${kept}; nothing was left to get`;
 }

@@ -11,13 +11,18 @@ export const WORKFLOW_METRICS = {
   webdata_job_duration_seconds: { kind: 'histogram', description: 'Job duration from start to collected', tenant: false },
   webdata_tenant_credits: { kind: 'counter', description: 'Credits settled on tenant ledgers (monthly budgets)', tenant: true },
   webdata_tenant_budget_refusals: { kind: 'counter', description: 'Reservations a tenant budget refused', tenant: true },
+  webdata_job_no_progress_seconds: { kind: 'gauge', description: 'Longest time without progress among the jobs this worker\'s runs wait on, by kind', tenant: false },
+  webdata_jobs_stalled: { kind: 'counter', description: 'Jobs declared stalled (no progress for the stall time) in finished runs', tenant: true },
 } as const;
 
 export type WorkflowMetricName = keyof typeof WORKFLOW_METRICS;
 
 export interface WebDataMetricsSinks extends Sinks {
   webdataMetrics: {
-    /** Adds to a counter or records in a histogram (WORKFLOW_METRICS says which). */
+    /**
+     * Adds to a counter, records in a histogram, or sets a gauge (WORKFLOW_METRICS says which).
+     * A gauge's `job` tag is not a label: the worker keeps the largest value over the jobs.
+     */
     record(name: WorkflowMetricName, value: number, tags: Record<string, string>): void;
   };
 }

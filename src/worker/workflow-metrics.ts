@@ -6,6 +6,9 @@
 //   webdata_job_duration_seconds{kind}         from a job's start to the end of its collection
 //   webdata_pipeline_runs{status,tenant}       finished runs (a continue-as-new is not a finish)
 //   webdata_pipeline_duration_seconds{status}  the run's last execution, start to result
+//   webdata_job_no_progress_seconds{kind}      per worker, the longest time a job its runs wait on
+//                                              has shown no progress (the progress rule's view)
+//   webdata_jobs_stalled{stage,tenant}         jobs declared stalled, counted when the run ends
 import { proxySinks, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import type { WebDataMetricsSinks } from '../shared/workflow-metrics-spec.js';
 
@@ -17,15 +20,37 @@ const COLLECTS: Record<string, string> = { collectCrawl: 'crawl', collectBatch: 
 /** Streaming collection: the follower's last call (`done`) ends the collection instead. */
 const FOLLOW = 'followJob';
 
+/** The status read the wait makes (getJobSummary): the job's progress. */
+const STATUS = 'getJobSummary';
+
 interface PipelineOutcome {
   status?: string;
   credits?: { byStage?: Record<string, number | undefined> };
+  stages?: Record<string, { stalled?: unknown } | undefined>;
+}
+
+interface StatusRead {
+  status?: string;
+  completed?: number;
 }
 
 export const interceptors: WorkflowInterceptorsFactory = () => {
   if (workflowInfo().workflowType !== PIPELINE) return {};
   // Per execution (the factory runs once per workflow): job id → workflow time of its start.
   const started = new Map<string, number>();
+  // Job id → its completed count at the last status read and when that count last moved.
+  const moved = new Map<string, { completed: number; at: number }>();
+  /** Reports how long a job has shown no progress (0 once it ended), the progress rule's view. */
+  const noteProgress = (args: { jobId?: unknown; kind?: unknown } | undefined, read: StatusRead | undefined) => {
+    if (typeof args?.jobId !== 'string' || typeof args.kind !== 'string' || !read) return;
+    const now = Date.now();
+    const last = moved.get(args.jobId);
+    const ended = read.status === 'completed' || read.status === 'failed' || read.status === 'cancelled';
+    if (!last || last.completed !== read.completed) moved.set(args.jobId, { completed: read.completed ?? 0, at: now });
+    const seconds = ended ? 0 : (now - (moved.get(args.jobId)?.at ?? now)) / 1000;
+    if (ended) moved.delete(args.jobId);
+    webdataMetrics.record('webdata_job_no_progress_seconds', seconds, { kind: args.kind, job: args.jobId });
+  };
   return {
     inbound: [
       {
@@ -35,6 +60,9 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
           const status = result?.status ?? 'unknown';
           webdataMetrics.record('webdata_pipeline_runs', 1, { status });
           webdataMetrics.record('webdata_pipeline_duration_seconds', Math.max(0, Date.now() - began) / 1000, { status });
+          for (const [stage, report] of Object.entries(result?.stages ?? {})) {
+            if (report?.stalled) webdataMetrics.record('webdata_jobs_stalled', 1, { stage });
+          }
           for (const [stage, amount] of Object.entries(result?.credits?.byStage ?? {})) {
             if (typeof amount === 'number' && amount > 0) webdataMetrics.record('webdata_credits', Math.round(amount), { stage });
           }
@@ -49,6 +77,8 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
           if (STARTS[input.activityType]) {
             const jobId = (result as { jobId?: unknown } | undefined)?.jobId;
             if (typeof jobId === 'string') started.set(jobId, Date.now());
+          } else if (input.activityType === STATUS) {
+            noteProgress(input.args[0] as { jobId?: unknown; kind?: unknown } | undefined, result as StatusRead | undefined);
           } else {
             const args = input.args[0] as { jobId?: unknown; kind?: unknown } | undefined;
             const followed = input.activityType === FOLLOW && (result as { kind?: unknown } | undefined)?.kind === 'done';

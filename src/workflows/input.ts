@@ -41,6 +41,10 @@ export const DEFAULT_FIXABLE_FIELDS: Record<'crawl' | 'batch' | 'interact', stri
 };
 
 const ms = () => z.number().int().min(0);
+/** Shortest stall time a run may set: a job's progress is read at least this often. */
+export const MIN_STALL_AFTER_MS = 10_000;
+export const MIN_DEADLINE_MS = 10_000;
+const MAX_WAIT_MS = 7 * 24 * 3_600_000;
 
 const RUN_ID_RULE = { error: 'must be 1-128 letters, digits, dot, dash or underscore' };
 
@@ -185,6 +189,18 @@ const pipelineInput = lazyStrictObject({
       ctx.addIssue({ code: 'custom', message: (err as Error).message });
     }
   }),
+  /**
+   * How long a job the run waits on (crawl, batch scrape) may show no progress (its completed
+   * count does not move) before it is declared stalled: cancelled, collected, and what it did
+   * not store recovered by one new job. Default: 5 minutes, longer for a crawl with `delay`
+   * (progress-rule.ts); the starting client records WEBDATA_STALL_AFTER_MS here when set.
+   */
+  stallAfterMs: () => ms().min(MIN_STALL_AFTER_MS, { error: `must be at least ${MIN_STALL_AFTER_MS} ms` }).max(MAX_WAIT_MS, { error: `must be at most ${MAX_WAIT_MS} ms (7 days)` }).optional(),
+  /**
+   * The run stops waiting this long after it started: it cancels the job it waits on, keeps what
+   * was stored, skips the stages left and ends `partial` (or `failed` with nothing stored).
+   */
+  deadlineMs: () => ms().min(MIN_DEADLINE_MS, { error: `must be at least ${MIN_DEADLINE_MS} ms` }).max(MAX_WAIT_MS, { error: `must be at most ${MAX_WAIT_MS} ms (7 days)` }).optional(),
   polling: () => z.strictObject({
     minIntervalMs: ms().min(200).default(1_000),
     maxIntervalMs: ms().min(200).default(30_000),
@@ -214,6 +230,8 @@ export interface AddressPolicy {
    * `host` or `host:port`, `false` none, `true` all (the blanket allowance).
    */
   allowPrivateAddresses: PrivateAddressOption;
+  /** The deployment's stall time, recorded in a run's input that sets none. */
+  stallAfterMs?: number;
 }
 
 /**
@@ -241,7 +259,12 @@ export function parsePipelineInput(input: unknown, policy: AddressPolicy): Pipel
  * `allowPrivateAddresses` (the list of hosts, or `true` for the blanket allowance; nothing when
  * off). Refuses an input that sets the field itself to more than the setting allows.
  */
-export function recordAddressPolicy<T extends { allowPrivateAddresses?: PrivateAddressOption }>(input: T, policy: AddressPolicy): T {
+export function recordAddressPolicy<T extends { allowPrivateAddresses?: PrivateAddressOption; stallAfterMs?: number }>(input: T, policy: AddressPolicy): T {
+  const recorded = recordAllowance(input, policy);
+  return policy.stallAfterMs !== undefined && recorded.stallAfterMs === undefined ? { ...recorded, stallAfterMs: policy.stallAfterMs } : recorded;
+}
+
+function recordAllowance<T extends { allowPrivateAddresses?: PrivateAddressOption }>(input: T, policy: AddressPolicy): T {
   const allowance = addressAllowanceOf(policy.allowPrivateAddresses, ALLOW_PRIVATE_ADDRESSES_ENV) ?? NO_PRIVATE_ADDRESSES;
   const notInput = () => new PipelineInputError([{ path: 'allowPrivateAddresses', message: `is the deployment's setting (${ALLOW_PRIVATE_ADDRESSES_ENV} or the allowPrivateAddresses option), not part of a run's input` }]);
   let asked;

@@ -16,6 +16,7 @@ import { lists, reads, support } from './activities.js';
 import { jobEventSignal, progressQuery, raiseBudgetUpdate, tenantBudgetChangedSignal } from './definitions.js';
 import { parsePipelineInput, PipelineInputError, stageEnabled, type PipelineInput, type StageName } from './input.js';
 import { failureText, NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from './report-notes.js';
+import { deadlineOf } from './progress-rule.js';
 import { PipelineRuntime } from './runtime.js';
 import { settleCancelledStages, settleStage } from './tenant-budget.js';
 import { runAgent } from './stages/agent.js';
@@ -84,6 +85,7 @@ function initialState(input: PipelineInput): PipelineState {
     retried: [],
     continuedAsNew: 0,
     idempotencyKeys: {},
+    ...(config.deadlineMs !== undefined ? { startedAt: Date.now() } : {}),
   };
 }
 
@@ -150,6 +152,15 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
         state.next += 1;
         continue;
       }
+      // Past the run's deadline: the stages left are not started (the run ends partial).
+      const deadline = deadlineOf(state);
+      if (state.deadline || (deadline !== undefined && !state.activeJob && !state.agentJob && Date.now() >= deadline)) {
+        state.deadline ??= { reachedAt: new Date(Date.now()).toISOString(), stage };
+        report.status = 'skipped';
+        report.reason = `run deadline reached (deadlineMs ${state.config.deadlineMs})`;
+        state.next += 1;
+        continue;
+      }
       if (!state.activeJob && !state.agentJob && workflowInfo().continueAsNewSuggested) return await handOver(input, state);
       pipeline.stage = stage;
       report.status = 'running';
@@ -158,7 +169,8 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
 
       let outcome = await runStage(pipeline, stage);
       if (outcome.kind === 'continue-as-new') return await handOver(input, state);
-      if (outcome.kind === 'failed') outcome = await repair(pipeline, stage, outcome);
+      // A stage stopped by the deadline is not repaired: the run stops waiting.
+      if (outcome.kind === 'failed' && !state.deadline) outcome = await repair(pipeline, stage, outcome);
       if (outcome.kind === 'continue-as-new') return await handOver(input, state);
       settle(pipeline, stage, outcome);
       // The tenant's ledger records what the stage cost and releases the job's hold.
@@ -344,8 +356,9 @@ function overallStatus(state: PipelineState): PipelineResult['status'] {
   const reports = Object.values(state.reports);
   const failed = reports.some((r) => r?.status === 'failed');
   const documents = reports.reduce((n, r) => n + (r?.documents ?? 0), 0);
-  // A job cut at the team's credits delivered less than asked, without failing.
-  if (!failed) return state.limitCuts?.length ? 'partial' : 'completed';
+  // A job cut at the team's credits delivered less than asked, without failing; a run past its
+  // deadline skipped what was left.
+  if (!failed) return state.limitCuts?.length || state.deadline ? 'partial' : 'completed';
   return documents > 0 ? 'partial' : 'failed';
 }
 

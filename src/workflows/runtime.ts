@@ -3,6 +3,7 @@ import { patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from
 import { CREDITS, OUTCOME, PAGES, STAGE, TARGET_HOST } from '../search-attributes.js';
 import type { PipelineProgress } from './definitions.js';
 import { hostOf } from './host.js';
+import { noProgressText, stalledText } from './progress-rule.js';
 import { STAGES, type StageName } from './input.js';
 import type { PipelineState, StageReport } from './state.js';
 
@@ -95,7 +96,8 @@ export class PipelineRuntime {
       '|---|---|---|---|---|',
       ...STAGES.filter((s) => this.state.reports[s]).map((s) => {
         const r = this.state.reports[s] as StageReport;
-        return `| ${s} | ${r.status} | ${r.documents ?? r.urls ?? ''} | ${r.credits} | ${(r.reason ?? r.jobId ?? '').replace(/\|/g, '/')} |`;
+        const note = noProgressText(r, Date.now()) ?? stalledText(r) ?? r.reason ?? r.jobId ?? '';
+        return `| ${s} | ${r.status} | ${r.documents ?? r.urls ?? ''} | ${r.credits} | ${note.replace(/\|/g, '/')} |`;
       }),
     ];
     const changes = this.state.changes?.report;

@@ -38,16 +38,42 @@ export interface StageReport {
    * to have cost (the service no longer answers for it, so `creditsEstimated`).
    */
   recovered?: RecoveredJob;
+  /**
+   * While the stage's job runs: its last progress (completed count) and since when it has not
+   * moved (ISO time), so `webdata status` and the UI can say "no progress for N min" before the
+   * progress rule fires. Absent once the job ended.
+   */
+  progress?: { completed: number; since: string };
+  /** The stage's job stopped moving and was declared stalled (progress-rule.ts): what happened. */
+  stalled?: StalledJob;
+}
+
+export interface StalledJob {
+  jobId: string;
+  /** The job's completed count when it stopped moving, and its total then. */
+  completed: number;
+  total: number;
+  /** How long it stood still before it was declared stalled, and when that was (ISO). */
+  stillForMs: number;
+  declaredAt: string;
+  /** What the cancel answered (`cancelled`, `finished`, `gone`, or `refused: ...`). */
+  cancel: string;
+  /** Documents it stored (collected after the cancel). */
+  stored: number;
 }
 
 export interface RecoveredJob {
+  /** The job recovered (lost, or stalled and cancelled). */
   lostJob: string;
+  /** Absent in runs recorded before stalled jobs were recovered: `lost`. */
+  why?: 'lost' | 'stalled';
   /** Absent while no new job was needed (the lost job had stored every page asked for). */
   newJob?: string;
   pages: number;
   lostPages: number;
   lostCredits: number;
-  creditsEstimated: true;
+  /** `lostCredits` is an estimate (the service no longer answers for the job); false: as it billed. */
+  creditsEstimated: boolean;
 }
 
 export interface CreditReport {
@@ -84,6 +110,8 @@ export interface ActiveJob {
   earlier?: { documents: number; failures: number; credits: number };
   /** A job recovering a lost one: the lost job's stored pages are not stored again. */
   skipStoredOf?: string[];
+  /** Its last progress: the completed count and the workflow time it last moved (ms). */
+  progress?: { completed: number; movedAt: number };
 }
 
 /** A batch the budget clamped: URLs left join its job (appendToId) when the budget is raised. */
@@ -131,6 +159,10 @@ export interface PipelineState {
   agentJob?: { jobId: string; maxCredits: number | null; creditsSeen?: number };
   /** A governed batch's progress (input.governor): chunks done and what they stored, carried through continue-as-new. */
   chunks?: { done: number; documents: number; failures: number; credits: number };
+  /** Workflow time the run (its first execution) started, ms: the input's deadlineMs counts from it. */
+  startedAt?: number;
+  /** The run's deadline passed: when, and what was still running (the run ends partial). */
+  deadline?: { reachedAt: string; stage: StageName };
   /** A run of a series (input.changes): the run it compares with, then its change report. */
   changes?: { previousRunId: string | null; report?: ChangeReport };
 }

@@ -4,6 +4,7 @@
 import { condition, patched, workflowInfo } from '@temporalio/workflow';
 import type { JobSummary } from '../activities/types.js';
 import { cleanup, reads } from './activities.js';
+import { deadlineOf, observeProgress, PROGRESS_RULE, stallAfterMs, untilStalled } from './progress-rule.js';
 import type { PipelineRuntime } from './runtime.js';
 import type { ActiveJob } from './state.js';
 
@@ -30,7 +31,11 @@ export const FOLLOWER_WATCHES_JOB = 'follower-watches-job';
 
 export type WaitOutcome =
   | { kind: 'done'; summary: JobSummary; stoppedForBudget: boolean }
-  | { kind: 'continue-as-new'; stoppedForBudget: boolean };
+  | { kind: 'continue-as-new'; stoppedForBudget: boolean }
+  /** The job did not move for the stall time (progress-rule.ts): `summary` is the last read. */
+  | { kind: 'stalled'; summary: JobSummary; stillForMs: number; stoppedForBudget: boolean }
+  /** The run's deadline passed while the job ran. */
+  | { kind: 'deadline'; stoppedForBudget: boolean };
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
@@ -40,10 +45,22 @@ export async function waitForJob(pipeline: PipelineRuntime, job: ActiveJob, opti
   let stoppedForBudget = false;
   const followerDone = options.followerDone;
   let watching = followerDone !== undefined && !followerDone() && !options.tight && !Number.isFinite(options.allowance()) && patched(FOLLOWER_WATCHES_JOB);
+  const stallMs = stallAfterMs(pipeline.state.config, job.kind);
+  const deadline = deadlineOf(pipeline.state);
+  /**
+   * A wait no longer than the time left before the job would be stalled or the run's deadline.
+   * The shorter timer is marked (patched) only where it differs, so a run recorded before,
+   * whose job stood still, replays with the timer it had.
+   */
+  const bounded = (ms: number): number => {
+    const left = Math.min(untilStalled(job, stallMs, Date.now()), deadline === undefined ? Infinity : Math.max(1_000, deadline - Date.now()));
+    return left < ms && patched(PROGRESS_RULE) ? left : ms;
+  };
   for (;;) {
+    if (deadline !== undefined && Date.now() >= deadline) return { kind: 'deadline', stoppedForBudget };
     if (watching && followerDone && !options.ended?.()) {
       if (workflowInfo().continueAsNewSuggested) return { kind: 'continue-as-new', stoppedForBudget };
-      const woke = await condition(() => options.ended?.() !== undefined || followerDone() || pipeline.hasEvent(job.jobId), polling.maxIntervalMs);
+      const woke = await condition(() => options.ended?.() !== undefined || followerDone() || pipeline.hasEvent(job.jobId), bounded(polling.maxIntervalMs));
       if (pipeline.hasEvent(job.jobId)) pipeline.takeEvents(job.jobId);
       // The follower stopped without the end (it handed back, or failed): the polls take over.
       if (followerDone() && !options.ended?.()) watching = false;
@@ -61,8 +78,17 @@ export async function waitForJob(pipeline: PipelineRuntime, job: ActiveJob, opti
     if (summary.total > 0) report.total = summary.total + (job.earlier ? job.earlier.documents + job.earlier.failures : 0);
     report.credits = Math.max(0, summary.creditsUsed) + (job.earlier?.credits ?? 0) + (recovered?.lostCredits ?? 0);
     job.creditsSeen = summary.creditsUsed >= 0 ? summary.creditsUsed : summary.completed; // -1: no billing
+    if (TERMINAL.has(summary.status)) {
+      report.progress = undefined;
+      pipeline.publish();
+      return { kind: 'done', summary, stoppedForBudget };
+    }
+    const stillForMs = observeProgress(job, report, summary, Date.now());
     pipeline.publish();
-    if (TERMINAL.has(summary.status)) return { kind: 'done', summary, stoppedForBudget };
+    if (stillForMs >= stallMs && patched(PROGRESS_RULE)) {
+      report.progress = undefined;
+      return { kind: 'stalled', summary, stillForMs, stoppedForBudget };
+    }
 
     if (!stoppedForBudget && summary.creditsUsed >= options.allowance()) {
       stoppedForBudget = true;
@@ -78,7 +104,7 @@ export async function waitForJob(pipeline: PipelineRuntime, job: ActiveJob, opti
     if (workflowInfo().continueAsNewSuggested) return { kind: 'continue-as-new', stoppedForBudget };
     if (watching) continue;
 
-    const woke = await condition(() => pipeline.hasEvent(job.jobId) || options.ended?.() !== undefined, interval);
+    const woke = await condition(() => pipeline.hasEvent(job.jobId) || options.ended?.() !== undefined, bounded(interval));
     if (woke) {
       if (pipeline.hasEvent(job.jobId)) pipeline.takeEvents(job.jobId);
       interval = polling.minIntervalMs;

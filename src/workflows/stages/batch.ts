@@ -25,10 +25,9 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
         ? { kind: 'skipped', reason: 'needs mapped or selected URLs' }
         : { kind: 'skipped', reason: 'no selection to complete (select stage off)' };
     }
-    const crawlJob = state.reports.crawl?.jobId;
     const diff = await lists.diffUrls.executeWithOptions(
       { summary: config.mode === 'batch' ? `batch list from ${source}` : `URLs the crawl missed` },
-      [{ runId: state.runId, fromList: source, coveredByJobs: config.mode === 'batch' || !crawlJob ? [] : [crawlJob], toList: 'missing' }],
+      [{ runId: state.runId, fromList: source, coveredByJobs: config.mode === 'batch' ? [] : crawlJobs(pipeline), toList: 'missing' }],
     );
     state.lists.missing = 'missing';
     report.urls = diff.count;
@@ -89,4 +88,17 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
   // Asked for: the URLs given to the stage's jobs (all of them unless the budget clamped).
   if (last.kind === 'ok') await checkLimitCut(pipeline, 'batch', state.batchAppend?.taken ?? count, perPage);
   return last;
+}
+
+/**
+ * Every crawl job of the run that may have stored pages: the stage's job, a job it recovered
+ * (lost or stalled: its pages stay stored under its own id) and a job before a support retry.
+ * Only the last was counted before, so the batch scraped and stored again what a lost job had.
+ */
+function crawlJobs(pipeline: PipelineRuntime): string[] {
+  const { state } = pipeline;
+  const crawl = state.reports.crawl;
+  const ids = Object.entries(state.jobs).filter(([key]) => key.startsWith('crawl#')).map(([, id]) => id);
+  for (const id of [crawl?.jobId, crawl?.recovered?.lostJob]) if (id) ids.push(id);
+  return [...new Set(ids)];
 }

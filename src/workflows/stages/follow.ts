@@ -16,12 +16,15 @@ export interface Follower {
   stop(): Promise<void>;
   /** The follower ended (stored everything, handed back, or failed). */
   done(): boolean;
+  /** The follower met a 404 for the job: it stored what it read and stopped. */
+  lost(): boolean;
 }
 
 export function startFollower(job: ActiveJob, input: Omit<CollectInput, 'kind' | 'cursor'>): Follower {
   const scope = new CancellationScope();
   let ended: JobSummary | undefined;
   let stopping = false;
+  let lost = false;
   const result = scope.run(async () => {
     for (;;) {
       const cursor = job.follow?.cursor;
@@ -33,6 +36,14 @@ export function startFollower(job: ActiveJob, input: Omit<CollectInput, 'kind' |
         ended = out.summary;
         return out.collected;
       }
+      if (out.kind === 'lost') {
+        // The wait's next status read meets the same 404 and recovers the job; the follower's
+        // read was the later one, so its bill is the job's last known.
+        job.follow = { cursor: out.cursor };
+        job.creditsSeen = Math.max(job.creditsSeen ?? 0, out.cursor.creditsUsed ?? 0);
+        lost = true;
+        return undefined;
+      }
       job.follow = { cursor: out.cursor, ...(out.kind === 'at-end' ? { atEnd: out.reason } : {}) };
       if (out.kind === 'at-end' || stopping || scope.consideredCancelled) return undefined;
     }
@@ -42,6 +53,7 @@ export function startFollower(job: ActiveJob, input: Omit<CollectInput, 'kind' |
   result.then(() => { settled = true; }, () => { settled = true; });
   return {
     done: () => settled,
+    lost: () => lost,
     ended: () => ended,
     result,
     async stop() {

@@ -2,15 +2,17 @@
 // in state), wait for it, collect its results into the store, and cancel it on cancellation.
 import { CancellationScope, condition, isCancellation, log, patched, uuid4 } from '@temporalio/workflow';
 import type { LostJobInventory } from '../../activities/lost-job.js';
-import type { CollectResult, JobKind, StartJobResult } from '../../activities/types.js';
+import type { CollectResult, JobKind, JobSummary, StartJobResult } from '../../activities/types.js';
 import { cleanup, collectors, lists, reads } from '../activities.js';
 import { spend } from '../credit-guard.js';
 import type { StageName } from '../input.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { addNote, failureText, noteNotAvailable } from '../report-notes.js';
+import { stillForText } from '../progress-rule.js';
+import type { ActiveJob } from '../state.js';
 import { waitForJob } from '../wait-for-job.js';
 import { startFollower, type Follower } from './follow.js';
-import { isJobLost, LOST_JOB_RECOVERY, recoverLostJob, type RecoveryStep } from './lost-job.js';
+import { isJobLost, LOST_JOB_RECOVERY, recoverJob, type JobLoss, type RecoveryStep } from './lost-job.js';
 import { robotsCheck } from './robots.js';
 import type { StageOutcome } from './types.js';
 
@@ -28,6 +30,9 @@ export const FOLLOWER_DONE_AT_HANDOVER = 'follower-done-at-handover';
  * (before: the job's `completed` at the last status read, which lags what the follower stored).
  */
 export const FIGURES_FROM_STORE = 'figures-from-store';
+
+/** How long a stalled job's follower may take to store the tail once the job is cancelled. */
+const STALLED_COLLECT_WAIT = '2 minutes';
 
 export interface JobPlan {
   stage: StageName;
@@ -108,6 +113,16 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
       if (!ended || !patched(FOLLOWER_DONE_AT_HANDOVER)) return { kind: 'continue-as-new' };
       waited = { kind: 'done', summary: ended, stoppedForBudget: waited.stoppedForBudget };
     }
+    if (waited.kind === 'stalled') {
+      const stalled = await stopStalledJob(pipeline, plan, active, waited, follower);
+      return await recoverJob(pipeline, plan, jobId, stalled, runJob);
+    }
+    if (waited.kind === 'deadline') {
+      const cancel = await cancelAnswer(plan.kind, jobId, 'run deadline reached');
+      state.deadline = { reachedAt: new Date(Date.now()).toISOString(), stage: plan.stage };
+      await closeStoppedJob(pipeline, plan, jobId, follower);
+      return { kind: 'failed', reason: `run deadline reached (deadlineMs ${state.config.deadlineMs}): ${plan.kind} job ${jobId} cancelled (${cancel}) with ${report.documents ?? 0} documents stored`, jobId };
+    }
 
     const followed = follower ? await follower.result : undefined;
     if (active.follow?.atEnd) addNote(report, `collected when the job ended: this service ignores skip (${active.follow.atEnd})`);
@@ -116,6 +131,7 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
       ? await collectors.collectCrawl.executeWithOptions({ summary: `collect crawl ${jobId}` }, [atEnd])
       : await collectors.collectBatch.executeWithOptions({ summary: `collect batch ${jobId}` }, [atEnd]));
     state.activeJob = undefined;
+    report.progress = undefined;
     const earlier = active.earlier;
     report.documents = collected.documents + (earlier?.documents ?? 0) + (recovered?.lostPages ?? 0);
     if (recovered) recovered.pages = collected.documents;
@@ -147,18 +163,8 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
       if (following && !following.done() && !(await condition(() => following.done(), '2 minutes'))) {
         await following.stop().catch(() => undefined);
       }
-      return recoverLostJob(pipeline, plan, jobId, err, runJob);
-    }
-    // The stage fails (or the run is cancelled): this job is no longer the one to resume.
-    const ending = state.activeJob?.jobId === jobId ? state.activeJob : undefined;
-    let seen = 0;
-    if (ending) {
-      // What the job spent counts in the run's total, also when the stage fails (e.g. its
-      // collection): the service charged it.
-      seen = ending.creditsSeen ?? 0;
-      report.credits = seen + (ending.earlier?.credits ?? 0) + (recovered?.lostCredits ?? 0);
-      spend(state.credits, plan.stage, seen - (ending.spentBefore ?? 0));
-      state.activeJob = undefined;
+      const active = state.activeJob;
+      return recoverJob(pipeline, plan, jobId, { kind: 'lost', err, seen: active.creditsSeen ?? 0 }, runJob);
     }
     if (isCancellation(err)) {
       // The run was cancelled: stop the job too, whatever happens to this scope.
@@ -166,14 +172,100 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
         cleanup.cancelJob.executeWithOptions({ summary: `cancel ${plan.kind} ${jobId}: run cancelled` }, [{ kind: plan.kind, jobId }]),
       );
     }
-    if (ending && patched(FIGURES_FROM_STORE)) {
-      // The stage's own failure is what the run reports: a store that cannot count keeps the figures seen.
-      await CancellationScope.nonCancellable(() => settleFigures(pipeline, plan, jobId, seen, follower, ending.earlier)).catch((e: unknown) => {
-        log.warn('figures of a stopped job not read', { jobId, error: failureText(e) });
-      });
-    }
+    // The stage fails (or the run is cancelled): this job is no longer the one to resume.
+    await closeStoppedJob(pipeline, plan, jobId, follower);
     throw err;
   }
+}
+
+/** Cancels a job, tolerating a refusal: the answer as a word for the report. */
+async function cancelAnswer(kind: JobKind, jobId: string, why: string): Promise<string> {
+  try {
+    const res = await cleanup.cancelJob.executeWithOptions({ summary: `cancel ${kind} ${jobId}: ${why}` }, [{ kind, jobId }]);
+    return res.status;
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return `refused: ${failureText(err)}`;
+  }
+}
+
+/**
+ * A job the stage stops waiting on (it failed, the run was cancelled or reached its deadline):
+ * what it spent counts in the run's total (the service charged it) and its figures come from
+ * their sources. No longer the job to resume.
+ */
+async function closeStoppedJob(pipeline: PipelineRuntime, plan: JobPlan, jobId: string, follower: Follower | undefined): Promise<void> {
+  const { state } = pipeline;
+  const report = pipeline.report(plan.stage);
+  const ending = state.activeJob?.jobId === jobId ? state.activeJob : undefined;
+  if (!ending) return;
+  const seen = ending.creditsSeen ?? 0;
+  report.credits = seen + (ending.earlier?.credits ?? 0) + (report.recovered?.lostCredits ?? 0);
+  spend(state.credits, plan.stage, seen - (ending.spentBefore ?? 0));
+  state.activeJob = undefined;
+  report.progress = undefined;
+  if (patched(FIGURES_FROM_STORE)) {
+    // The stage's own failure is what the run reports: a store that cannot count keeps the figures seen.
+    await CancellationScope.nonCancellable(() => settleFigures(pipeline, plan, jobId, seen, follower, ending.earlier)).catch((e: unknown) => {
+      log.warn('figures of a stopped job not read', { jobId, error: failureText(e) });
+    });
+  }
+}
+
+/**
+ * A job that stopped moving: cancelled (a refusal tolerated), then everything it holds collected
+ * (its follower sees it end and stores the tail; else one collect), and its final bill read.
+ * The stage then recovers what it did not store, like a lost job's.
+ */
+async function stopStalledJob(
+  pipeline: PipelineRuntime, plan: JobPlan, active: ActiveJob, waited: { summary: JobSummary; stillForMs: number }, follower: Follower | undefined,
+): Promise<JobLoss> {
+  const { state } = pipeline;
+  const { jobId } = active;
+  const still = stillForText(waited.stillForMs);
+  log.warn('job stalled', { stage: plan.stage, jobId, completed: waited.summary.completed, total: waited.summary.total, stillForMs: waited.stillForMs });
+  addNote(pipeline.report(plan.stage), `${plan.kind} job ${jobId} stalled: no progress for ${still} at ${waited.summary.completed}/${waited.summary.total}`);
+  const cancel = await cancelAnswer(plan.kind, jobId, `no progress for ${still}`);
+  let lostErr: unknown;
+  if (follower && !follower.done() && !(await condition(() => follower.done(), STALLED_COLLECT_WAIT))) {
+    await follower.stop().catch(() => undefined);
+  }
+  const followed = follower ? await follower.result.catch((e: unknown) => { if (isCancellation(e)) throw e; lostErr = e; return undefined; }) : undefined;
+  if (!followed && !follower?.lost()) {
+    const robots = robotsCheck(pipeline);
+    const input = {
+      runId: state.runId, jobId,
+      ...(robots ? { robots } : {}),
+      ...(state.changes ? { changes: { previousRunId: state.changes.previousRunId } } : {}),
+      ...(active.skipStoredOf ? { skipStoredOf: active.skipStoredOf } : {}),
+      ...(active.follow ? { cursor: active.follow.cursor } : {}),
+    };
+    await (plan.kind === 'crawl'
+      ? collectors.collectCrawl.executeWithOptions({ summary: `collect stalled crawl ${jobId}` }, [input])
+      : collectors.collectBatch.executeWithOptions({ summary: `collect stalled batch ${jobId}` }, [input])
+    ).catch((e: unknown) => { if (isCancellation(e)) throw e; lostErr = e; });
+  }
+  // The bill once it stopped: the service's own figure (absent if it no longer answers for the job).
+  const last = await reads.getJobSummary
+    .executeWithOptions({ summary: `credits ${plan.kind} ${jobId} used` }, [{ kind: plan.kind, jobId }])
+    .catch((e: unknown) => { if (isCancellation(e)) throw e; lostErr ??= e; return undefined; });
+  const seen = Math.max(active.creditsSeen ?? 0, waited.summary.creditsUsed);
+  const billed = last && last.creditsUsed >= 0 ? last.creditsUsed : undefined;
+  return {
+    kind: 'stalled',
+    seen,
+    ...(billed !== undefined ? { billed } : {}),
+    ...(lostErr && billed === undefined ? { err: lostErr } : {}),
+    stalled: {
+      jobId,
+      completed: waited.summary.completed,
+      total: waited.summary.total,
+      stillForMs: waited.stillForMs,
+      declaredAt: new Date(Date.now()).toISOString(),
+      cancel,
+      stored: 0,
+    },
+  };
 }
 
 /**

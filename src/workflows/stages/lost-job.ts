@@ -9,6 +9,8 @@ import { lists } from '../activities.js';
 import { spend } from '../credit-guard.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { failureText } from '../report-notes.js';
+import { stillForText } from '../progress-rule.js';
+import type { StalledJob } from '../state.js';
 import type { JobPlan } from './job.js';
 import type { StageOutcome } from './types.js';
 
@@ -29,27 +31,44 @@ export function isJobLost(err: unknown): boolean {
 type RunJob = (pipeline: PipelineRuntime, plan: JobPlan) => Promise<StageOutcome>;
 
 /**
- * Called with the lost job still the active one and its follower stopped. `runJob` is passed
- * in (job.ts imports this file) to run the new job exactly like the first.
+ * Why the stage starts a job for the rest: the job was lost (404), or it stalled (stood still
+ * for the stall time, then cancelled and collected). `seen`: its last known creditsUsed;
+ * `billed`: what the service answered for it once stopped (a stalled job it still knows).
  */
-export async function recoverLostJob(pipeline: PipelineRuntime, plan: JobPlan, jobId: string, err: unknown, runJob: RunJob): Promise<StageOutcome> {
+export type JobLoss =
+  | { kind: 'lost'; err: unknown; seen: number }
+  | { kind: 'stalled'; seen: number; billed?: number; err?: unknown; stalled: StalledJob };
+
+/**
+ * Called with the lost or stalled job still the active one and its follower stopped. `runJob`
+ * is passed in (job.ts imports this file) to run the new job exactly like the first.
+ */
+export async function recoverJob(pipeline: PipelineRuntime, plan: JobPlan, jobId: string, loss: JobLoss, runJob: RunJob): Promise<StageOutcome> {
   const { state } = pipeline;
   const report = pipeline.report(plan.stage);
-  const active = state.activeJob;
   const inventory: LostJobInventory = await lists.lostJobInventory.executeWithOptions(
-    { summary: `what lost ${plan.kind} ${jobId} stored` },
+    { summary: `what ${loss.kind} ${plan.kind} ${jobId} stored` },
     [{ runId: state.runId, jobId }],
   );
   state.activeJob = undefined;
-  // The service can no longer say what the job cost: at least what it was seen to use, and at
-  // least the price of every page it stored (pages scraped but never collected are unknown).
-  const seen = active?.creditsSeen ?? 0;
+  report.progress = undefined;
   const perPage = plan.perPage ?? 1;
-  const lostCredits = Math.max(seen, inventory.documents * perPage);
+  const billed = loss.kind === 'stalled' ? loss.billed : undefined;
+  // A job the service still answers for costs what it says. Otherwise it can no longer say: at
+  // least what it was last seen to use, and at least the price of every page it stored (pages
+  // scraped but never collected are unknown).
+  const lostCredits = billed ?? Math.max(loss.seen, inventory.documents * perPage);
   spend(state.credits, plan.stage, lostCredits);
-  const basis = lostCredits === seen && seen > 0 ? `its last status (${seen} credits used)` : `its ${inventory.documents} stored pages at ${perPage} credits each`;
-  (state.credits.estimated ??= []).push(`${plan.stage}: job ${jobId} lost; ${lostCredits} credits estimated from ${basis}`);
-  const why = `${plan.kind} job ${jobId} lost (${failureText(err)})`;
+  if (billed === undefined) {
+    const basis = lostCredits === loss.seen && loss.seen > 0 ? `its last status (${loss.seen} credits used)` : `its ${inventory.documents} stored pages at ${perPage} credits each`;
+    (state.credits.estimated ??= []).push(`${plan.stage}: job ${jobId} ${loss.kind}; ${lostCredits} credits estimated from ${basis}`);
+  }
+  if (loss.kind === 'stalled') {
+    report.stalled = { ...loss.stalled, stored: inventory.documents };
+  }
+  const why = loss.kind === 'lost'
+    ? `${plan.kind} job ${jobId} lost (${failureText(loss.err)})`
+    : `${plan.kind} job ${jobId} stalled (no progress for ${stillForText(loss.stalled.stillForMs)} at ${loss.stalled.completed}/${loss.stalled.total}; cancel: ${loss.stalled.cancel})`;
 
   // A stage's figures so far: an earlier lost job of the stage (this one was its recovery).
   const earlier = report.recovered;
@@ -61,12 +80,12 @@ export async function recoverLostJob(pipeline: PipelineRuntime, plan: JobPlan, j
     pipeline.publish();
     return { kind: 'failed', reason: `${why}: ${reason}`, jobId };
   };
-  if (earlier) return fail(`it was recovering lost job ${earlier.lostJob}; a stage recovers once`);
+  if (earlier) return fail(`it was recovering ${earlier.why ?? 'lost'} job ${earlier.lostJob}; a stage recovers once`);
   if (!plan.recover) return fail('this stage cannot start a job for the rest');
 
   const step = await plan.recover(inventory);
   if (step.kind === 'impossible') return fail(`not recovered: ${step.reason}`);
-  report.recovered = { lostJob: jobId, pages: 0, lostPages: inventory.documents, lostCredits, creditsEstimated: true };
+  report.recovered = { lostJob: jobId, why: loss.kind, pages: 0, lostPages: inventory.documents, lostCredits, creditsEstimated: billed === undefined };
   if (step.kind === 'nothing') {
     report.documents = inventory.documents;
     report.failures = inventory.failures;
