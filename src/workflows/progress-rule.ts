@@ -15,11 +15,15 @@ const DELAY_PAGES = 20;
 /** Runs recorded before it waited on a job that did not move for as long as it took. */
 export const PROGRESS_RULE = 'progress-rule';
 
-/** The stall time of a job of the run: the input's, else the default that fits the job. */
+/**
+ * The stall time of a job of the run: the input's, else the default that fits the job, never
+ * shorter than two of the run's longest poll intervals (a run that asked to be polled hourly
+ * cannot tell a stalled job from a slow one in five minutes).
+ */
 export function stallAfterMs(config: PipelineConfig, kind: JobKind): number {
   if (config.stallAfterMs !== undefined) return config.stallAfterMs;
   const delaySeconds = kind === 'crawl' ? config.crawl?.delay ?? 0 : 0;
-  return Math.max(DEFAULT_STALL_AFTER_MS, delaySeconds * 1_000 * DELAY_PAGES);
+  return Math.max(DEFAULT_STALL_AFTER_MS, delaySeconds * 1_000 * DELAY_PAGES, 2 * (config.polling?.maxIntervalMs ?? 0));
 }
 
 /**

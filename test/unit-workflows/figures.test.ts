@@ -154,7 +154,7 @@ describe('figures equal the service and the store', () => {
     const result = await run(stubs, 'figures-recovered', input());
     assert.equal(result.status, 'completed', JSON.stringify(result.stages.crawl));
     const crawl = result.stages.crawl;
-    assert.deepEqual(crawl?.recovered, { lostJob: 'crawl-1', newJob: 'crawl-2', pages: 4, lostPages: 6, lostCredits: 6, creditsEstimated: true });
+    assert.deepEqual(crawl?.recovered, { lostJob: 'crawl-1', why: 'lost', newJob: 'crawl-2', pages: 4, lostPages: 6, lostCredits: 6, creditsEstimated: true });
     assert.equal(crawl?.jobId, 'crawl-2');
     assert.equal(result.jobs['crawl#recovery'], 'crawl-2');
     // The new crawl: what was not stored (4) plus the start page, the stored pages excluded.
@@ -225,7 +225,7 @@ describe('figures equal the service and the store', () => {
     const result = await run(stubs as ReturnType<typeof crawlStubs>, 'figures-batch-recovered', { url: SITE, mode: 'batch', stages: { interact: false, support: false } });
     assert.equal(result.status, 'completed', JSON.stringify(result.stages.batch));
     const batch = result.stages.batch;
-    assert.deepEqual(batch?.recovered, { lostJob: 'batch-1', newJob: 'batch-2', pages: 6, lostPages: 4, lostCredits: 4, creditsEstimated: true });
+    assert.deepEqual(batch?.recovered, { lostJob: 'batch-1', why: 'lost', newJob: 'batch-2', pages: 6, lostPages: 4, lostCredits: 4, creditsEstimated: true });
     const [, recovery] = stubs.inputs('startBatchScrape');
     assert.deepEqual(recovery.urlsFrom, { runId: 'figures-batch-recovered', list: 'missing.recovery', limit: 6 });
     assert.equal(stubs.inputs('diffUrls')[1].coveredByJobs[0], 'batch-1');

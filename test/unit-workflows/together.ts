@@ -14,6 +14,7 @@ import './budget.test.js';
 import './continue-as-new.test.js';
 import './figures.test.js';
 import './preloaded-bundle.test.js';
+import './progress-rule.test.js';
 import './stage-switches.test.js';
 import './support-repair.test.js';
 import './team-governor.test.js';
