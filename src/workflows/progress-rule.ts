@@ -30,11 +30,11 @@ export function stallAfterMs(config: PipelineConfig, kind: JobKind): number {
  * Notes a status read: the job moved when its completed count changed (or on the first read).
  * Returns how long it has stood still, and shows it on the stage's report.
  */
-export function observeProgress(job: ActiveJob, report: StageReport, summary: JobSummary, now: number): number {
+export function observeProgress(job: ActiveJob, report: StageReport, summary: JobSummary, now: number, stallMs: number): number {
   const last = job.progress;
   if (!last || summary.completed !== last.completed) job.progress = { completed: summary.completed, movedAt: now };
   const progress = job.progress as NonNullable<ActiveJob['progress']>;
-  report.progress = { completed: progress.completed, since: new Date(progress.movedAt).toISOString() };
+  report.progress = { completed: progress.completed, since: new Date(progress.movedAt).toISOString(), stallAfterMs: stallMs };
   return now - progress.movedAt;
 }
 
@@ -55,13 +55,18 @@ export function stillForText(ms: number): string {
   return ms >= 60_000 ? `${Math.floor(ms / 60_000)} min` : `${Math.floor(ms / 1_000)} s`;
 }
 
-/** "no progress for 3 min (job X at 27/28)" once a running job stood still a minute; else undefined. */
+/**
+ * "no progress for 3 min (job X at 27/28; stalled at 5 min)" once a running job stood still for
+ * a minute or half its stall time, whichever comes first; else undefined (reads come up to 30 s
+ * apart, so a shorter pause says nothing).
+ */
 export function noProgressText(report: StageReport, now: number): string | undefined {
-  if (!report.progress || report.status !== 'running') return undefined;
-  const still = now - Date.parse(report.progress.since);
-  if (!(still >= 60_000)) return undefined;
-  const of = report.total ? `/${report.total}` : '';
-  return `no progress for ${stillForText(still)}${report.jobId ? ` (job ${report.jobId} at ${report.progress.completed}${of})` : ''}`;
+  const progress = report.progress;
+  if (!progress || report.status !== 'running') return undefined;
+  const still = now - Date.parse(progress.since);
+  if (!(still >= Math.min(60_000, progress.stallAfterMs / 2))) return undefined;
+  const at = report.jobId ? `job ${report.jobId} at ${progress.completed}${report.total ? `/${report.total}` : ''}; ` : '';
+  return `no progress for ${stillForText(still)} (${at}stalled at ${stillForText(progress.stallAfterMs)})`;
 }
 
 /** A stalled job, for the report: its last progress, how long it stood still, what it stored. */

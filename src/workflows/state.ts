@@ -41,9 +41,9 @@ export interface StageReport {
   /**
    * While the stage's job runs: its last progress (completed count) and since when it has not
    * moved (ISO time), so `webdata status` and the UI can say "no progress for N min" before the
-   * progress rule fires. Absent once the job ended.
+   * progress rule fires at `stallAfterMs`. Absent once the job ended.
    */
-  progress?: { completed: number; since: string };
+  progress?: { completed: number; since: string; stallAfterMs: number };
   /** The stage's job stopped moving and was declared stalled (progress-rule.ts): what happened. */
   stalled?: StalledJob;
 }

@@ -83,7 +83,7 @@ export async function waitForJob(pipeline: PipelineRuntime, job: ActiveJob, opti
       pipeline.publish();
       return { kind: 'done', summary, stoppedForBudget };
     }
-    const stillForMs = observeProgress(job, report, summary, Date.now());
+    const stillForMs = observeProgress(job, report, summary, Date.now(), stallMs);
     pipeline.publish();
     if (stillForMs >= stallMs && patched(PROGRESS_RULE)) {
       report.progress = undefined;

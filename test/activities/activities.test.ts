@@ -285,6 +285,27 @@ describe('collectors', () => {
   });
 });
 
+describe('a follower whose job is lost', () => {
+  test('stores what it read, then ends with its cursor and the last bill instead of failing', async () => {
+    const urls = ['http://site.test/a', 'http://site.test/b', 'http://site.test/c'];
+    let reads = 0;
+    server.handler = (req, base) => {
+      reads += 1;
+      // The first read shows the job running with 3 pages (5 credits billed); then it is gone.
+      if (reads > 1) return { status: 404, body: { success: false, error: 'Job not found' } };
+      return { body: { ...page(urls, { status: 'scraping', credits: 5 }), total: 9, next: `${base}/v2/crawl/${JOB}?skip=3` } };
+    };
+    const out = await call(env(), acts.followJob, { runId: 'follow-lost', jobId: JOB, kind: 'crawl' });
+    assert.equal(out.kind, 'lost');
+    assert.ok(out.kind === 'lost');
+    assert.equal(out.cursor.skip, 3);
+    assert.equal(out.cursor.written, 3);
+    assert.equal(out.cursor.creditsUsed, 5);
+    assert.match(out.error, /404|Job not found/);
+    assert.equal((await store.count('follow-lost', { jobId: JOB })).documents, 3);
+  });
+});
+
 describe('job starts never pay twice', () => {
   test('sends the idempotency key', async () => {
     server.handler = () => ({ body: { success: true, id: JOB, url: `${server.base}/v2/crawl/${JOB}` } });
