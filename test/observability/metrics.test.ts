@@ -6,7 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
 import type { DevStack } from '../../src/cli/dev-stack.js';
+import { renderProgress } from '../../src/cli/progress-view.js';
 import { startPipeline } from '../../src/client/pipeline.js';
+import { progressQuery } from '../../src/workflows/definitions.js';
 import { listTenantRuns } from '../../src/client/tenant-runs.js';
 import { TENANT } from '../../src/search-attributes.js';
 import { freeLoopbackPort } from '../../src/devserver/index.js';
@@ -144,6 +146,41 @@ describe('metrics', () => {
       const listed = await listTenantRuns(stack.temporal.client, 'acme');
       assert.ok(listed.some((r) => r.workflowId === runId && r.status === 'COMPLETED'), JSON.stringify(listed));
       assert.deepEqual(await listTenantRuns(stack.temporal.client, 'nobody'), []);
+    });
+
+    test('a job that stops moving: status, the run\'s UI details and the metric say "no progress" before the rule fires', { timeout: 600_000 }, async () => {
+      const site = stack.service.siteUrl as string;
+      // The crawl scrapes 3 pages and then stands still; the stall time is long, so the run is
+      // cancelled by the test once every view showed it (the rule itself: test/chaos/restart.chaos.ts).
+      stack.service.handle.faults.set('local', { stallJobsAfterPages: 3 });
+      const handle = await startPipeline(
+        stack.temporal.client,
+        {
+          url: `${site}/`, tenant: 'acme', crawl: { limit: 10 }, stallAfterMs: 600_000, polling: { minIntervalMs: 1_000, maxIntervalMs: 5_000 },
+          stages: { map: false, select: false, batch: false, interact: false, support: false },
+        },
+        { taskQueue, workflowId: `observe-stall-${Date.now()}` },
+      );
+      try {
+        let lines: string[] = [];
+        await until('webdata status shows no progress', async () => {
+          lines = renderProgress(await handle.query(progressQuery));
+          return lines.some((l) => /^ {12}no progress for 1 min \(job [0-9a-f-]+ at 3\/\d+; stalled at 10 min\)$/.test(l));
+        }, 300_000);
+        // The UI's details are written at the status reads (every 5 s here): they catch up.
+        await until('the UI details show no progress', async () => {
+          const meta = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+          return /\| crawl \| running \| 3 \| 3 \| no progress for 1 min \(job [0-9a-f-]+ at 3\/\d+; stalled at 10 min\) \|/.test(meta.currentDetails ?? '');
+        }, 60_000);
+        await until('the metric shows a minute without progress', async () => {
+          const gauge = (await scrape()).samples.find((x) => x.name === 'webdata_job_no_progress_seconds' && x.labels.kind === 'crawl');
+          return (gauge?.value ?? 0) >= 60;
+        }, 60_000);
+      } finally {
+        stack.service.handle.faults.set('local', undefined);
+        await handle.cancel();
+      }
+      await assert.rejects(handle.result());
     });
 
     test('the worker log: one JSON object per line, stage transitions from the workflow, no bundler statistics at INFO', async () => {
