@@ -27,6 +27,7 @@ export const faultConfigSchema = z.strictObject({
   webhookDelayMs: z.number().int().min(0).optional(),
   failKickoffPattern: validRegex.optional(),
   dropNextStartResponses: z.number().int().min(0).optional(),
+  stallJobsAfterPages: z.number().int().min(0).optional(),
 });
 
 export const teamConfigSchema = z.strictObject({

@@ -25,6 +25,13 @@ export interface FaultConfig {
   failKickoffPattern?: string;
   /** Process the next N job-start requests (crawl/batch) but drop their response (socket closed). */
   dropNextStartResponses?: number;
+  /**
+   * Crawl and batch scrape jobs started while this is set scrape at most this many pages, then
+   * stop moving: status `scraping`, `completed` frozen, no more pages scraped, for good (also
+   * when the fault is cleared later), until the job is cancelled (DELETE) or the service closes.
+   * Like a job whose worker died with a page in flight on a server that never times it out.
+   */
+  stallJobsAfterPages?: number;
 }
 
 /** Fault injection, set per team in the config or at runtime (tests). */

@@ -21,8 +21,11 @@ export interface NewJob {
 
 export function createJob(jobsRuntime: JobsRuntime, init: NewJob): Job {
   const createdAt = jobsRuntime.ctx.now();
+  // Taken at the start, so a test can clear the fault at once and later jobs run normally.
+  const stallAfterPages = jobsRuntime.ctx.faults.get(init.team.id).stallJobsAfterPages;
   const job: Job = {
     ...init,
+    ...(stallAfterPages !== undefined ? { stallAfterPages } : {}),
     id: newJobId(createdAt),
     status: 'scraping',
     createdAt,

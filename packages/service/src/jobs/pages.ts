@@ -5,6 +5,7 @@ import type { PageDocument, ScrapeOutcome } from '../core/scrape.js';
 import { scrapeCredits } from '../billing/prices.js';
 import { newJobId } from '../http/ids.js';
 import { emitJobEvent } from './events.js';
+import { passStallGate } from './stall.js';
 import type { JobsRuntime } from './runtime.js';
 import type { Job } from './types.js';
 
@@ -20,6 +21,7 @@ export type PageAttempt =
  * before returning: the caller charges synchronously when it records the page.
  */
 export async function attemptPage(jobsRuntime: JobsRuntime, job: Job, url: string, signal: AbortSignal): Promise<PageAttempt> {
+  if (!(await passStallGate(job, signal))) return { kind: 'aborted' };
   const credits = scrapeCredits(1);
   if (!jobsRuntime.credits.hold(job.team.id, credits)) return { kind: 'no-credit' };
   const scrapeId = newJobId(jobsRuntime.ctx.now());

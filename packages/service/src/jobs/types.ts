@@ -44,6 +44,8 @@ export interface Job {
   /** Zero data retention: documents dropped after being read once (they still count as completed). */
   purgedCount: number;
   webhook?: WebhookSpec | string;
+  /** Fault `stallJobsAfterPages` as it was when the job started: pages it may start before it stalls. */
+  stallAfterPages?: number;
   abort: AbortController;
   /** Wakes status readers waiting for new pages. */
   changes: ChangeNotifier;
