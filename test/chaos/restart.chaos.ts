@@ -231,11 +231,11 @@ async function evaluate(
       // Pages the service billed but no read returned (in flight at the last read) are gone with
       // it: the estimate cannot exceed the stored pages' price, so it is at least what the
       // service reported before the kill only where that is not above it.
-      const before = loss?.reportedBefore.creditsUsed ?? 0;
-      checks.ok(`estimate for ${j.name} >= min(reported before the kill, stored)`, (e ?? -1) >= Math.min(before, storedPages), `${e} < min(${before}, ${storedPages})`);
+      const reported = loss?.reportedBefore.creditsUsed ?? 0;
+      checks.ok(`estimate for ${j.name} >= min(reported before the kill, stored)`, (e ?? -1) >= Math.min(reported, storedPages), `${e} < min(${reported}, ${storedPages})`);
       checks.ok(`estimate for ${j.name} <= its stored pages x 1`, (e ?? Infinity) <= storedPages, `${e} > ${storedPages}`);
       expected += e ?? 0;
-      parts.push(`${j.name} lost: estimated ${e ?? '?'} (reported before kill ${loss ? before : '?'}, stored ${storedPages}, billed never collected ${Math.max(0, before - storedPages)})`);
+      parts.push(`${j.name} lost: estimated ${e ?? '?'} (reported before kill ${loss ? reported : '?'}, stored ${storedPages}, billed never collected ${Math.max(0, reported - storedPages)})`);
     } else {
       expected += j.creditsUsed;
       parts.push(`${j.name} ${j.creditsUsed}`);
