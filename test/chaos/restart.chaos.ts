@@ -125,7 +125,7 @@ interface Loss {
   jobId: string;
   kind: 'crawl' | 'batch';
   killedAt: number;
-  reportedBefore: { completed: number; creditsUsed: number };
+  reportedBefore: { status: string; completed: number; creditsUsed: number };
   downMs: number;
 }
 
@@ -139,7 +139,7 @@ async function loseJob(jobId: string, kind: 'crawl' | 'batch', afterRestartKill?
   const downMs = draw(300, 2_000);
   await sleep(downMs);
   await service.start();
-  return { jobId, kind, killedAt, reportedBefore: { completed: read.completed, creditsUsed: read.creditsUsed }, downMs };
+  return { jobId, kind, killedAt, reportedBefore: { status: read.status, completed: read.completed, creditsUsed: read.creditsUsed }, downMs };
 }
 
 type Handle = Awaited<ReturnType<typeof startPipeline>>;
@@ -243,7 +243,10 @@ async function evaluate(
   }
   figures.credits = `run ${result.credits.spent} vs jobs ${expected - otherStageCredits(result)} + other stages ${otherStageCredits(result)} (${parts.join('; ')})`;
   checks.equal('run credits = jobs creditsUsed + estimates', result.credits.spent, expected);
-  for (const l of losses) checks.ok(`lost job ${l.jobId} in the run's jobs`, Object.values(result.jobs).includes(l.jobId));
+  for (const l of losses) {
+    checks.equal(`job ${l.jobId} scraping at the kill`, l.reportedBefore.status, 'scraping');
+    checks.ok(`lost job ${l.jobId} in the run's jobs`, Object.values(result.jobs).includes(l.jobId));
+  }
   if (crawl?.recovered) figures.recovered = JSON.stringify({ lostPages: crawl.recovered.lostPages, pages: crawl.recovered.pages, lostCredits: crawl.recovered.lostCredits });
   if (batch?.recovered) figures['batch recovered'] = JSON.stringify({ lostPages: batch.recovered.lostPages, pages: batch.recovered.pages, lostCredits: batch.recovered.lostCredits });
   return { checks, figures, store: fig };
@@ -262,7 +265,7 @@ const timeout = Math.min(profile.scenarioTimeoutMs, END_BOUND_MS + 180_000);
 
 test('a. the service SIGKILLed and restarted mid-crawl', { timeout }, async () => {
   const id = runId('crawl');
-  const k = draw(3, profile.name === 'ci' ? 8 : 20);
+  const k = draw(3, profile.name === 'ci' ? 8 : 15);
   const handle = await startPipeline(temporal.client, input(slow.url), { taskQueue: TASK_QUEUE, workflowId: id });
   const jobId = await storedBy(id, 'crawl', k);
   const loss = await loseJob(jobId, 'crawl');
@@ -273,7 +276,7 @@ test('a. the service SIGKILLed and restarted mid-crawl', { timeout }, async () =
 
 test('b. the service SIGKILLed and restarted mid-batch', { timeout }, async () => {
   const id = runId('batch');
-  const k = draw(3, profile.name === 'ci' ? 8 : 20);
+  const k = draw(3, profile.name === 'ci' ? 8 : 15);
   const handle = await startPipeline(temporal.client, input(slow.url, { mode: 'batch' }), { taskQueue: TASK_QUEUE, workflowId: id });
   const jobId = await storedBy(id, 'batch', k);
   const loss = await loseJob(jobId, 'batch');
