@@ -44,6 +44,7 @@ const ms = () => z.number().int().min(0);
 /** Shortest stall time a run may set: a job's progress is read at least this often. */
 export const MIN_STALL_AFTER_MS = 10_000;
 export const MIN_DEADLINE_MS = 10_000;
+/** Seven days: the longest a run may be told to wait on a job standing still, or to run. */
 const MAX_WAIT_MS = 7 * 24 * 3_600_000;
 
 const RUN_ID_RULE = { error: 'must be 1-128 letters, digits, dot, dash or underscore' };
@@ -195,12 +196,12 @@ const pipelineInput = lazyStrictObject({
    * not store recovered by one new job. Default: 5 minutes, longer for a crawl with `delay`
    * (progress-rule.ts); the starting client records WEBDATA_STALL_AFTER_MS here when set.
    */
-  stallAfterMs: () => ms().min(MIN_STALL_AFTER_MS, { error: `must be at least ${MIN_STALL_AFTER_MS} ms` }).max(MAX_WAIT_MS, { error: `must be at most ${MAX_WAIT_MS} ms (7 days)` }).optional(),
+  stallAfterMs: () => ms().min(MIN_STALL_AFTER_MS).max(MAX_WAIT_MS).optional(),
   /**
    * The run stops waiting this long after it started: it cancels the job it waits on, keeps what
    * was stored, skips the stages left and ends `partial` (or `failed` with nothing stored).
    */
-  deadlineMs: () => ms().min(MIN_DEADLINE_MS, { error: `must be at least ${MIN_DEADLINE_MS} ms` }).max(MAX_WAIT_MS, { error: `must be at most ${MAX_WAIT_MS} ms (7 days)` }).optional(),
+  deadlineMs: () => ms().min(MIN_DEADLINE_MS).max(MAX_WAIT_MS).optional(),
   polling: () => z.strictObject({
     minIntervalMs: ms().min(200).default(1_000),
     maxIntervalMs: ms().min(200).default(30_000),

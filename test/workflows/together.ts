@@ -3,6 +3,7 @@
 // imports. A new file here must be imported below; each still runs alone with `node --test`.
 import './agent-parse-rules.test.js';
 import './lazy-schema.test.js';
+import './stall-settings.test.js';
 import './recover-patterns.test.js';
 import './rules.test.js';
 import './worker-settings.test.js';
