@@ -2,6 +2,7 @@
 // server and worker, a real store, a small slow site on 127.0.0.10): its API and queue worker
 // killed with SIGKILL (kill.sh: each with every process below it) and started again 3 s later on
 // the same ports (FC_ONLY start.sh), scripts/test-compat.mjs passing where the server is.
+// The kill comes once the server reports a few pages done (it lists none before the job ends).
 //   a. mid-crawl, Redis kept: the server pauses, goes on, and leaves the crawl `scraping` at
 //      total-1 for good: the run declares the job stalled after `stallAfterMs` without progress,
 //      cancels it and recovers only the missing pages;
@@ -62,7 +63,7 @@ before(async () => {
   server = found;
   dir = mkdtempSync(join(tmpdir(), 'webdata-restart-'));
   env = await startTestTemporal();
-  site = await startSlowSite({ host: SITE_HOST, pages: 16, delayMs: 500 });
+  site = await startSlowSite({ host: SITE_HOST, pages: 20, delayMs: 1_500 });
   process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES = new URL(site.url).host;
   store = new FilesystemStore({ root: join(dir, 'store') });
   // Generous deadlines: that server renders each page in Chromium, slow on a busy 2-core machine.
@@ -168,7 +169,7 @@ interface Scenario {
   name: string;
   input: PipelineInput;
   stage: JobKind;
-  /** Pages stored for the job before the kill. */
+  /** Pages the server reports done for the job when it is killed. */
   killAfter: number;
   parts: OssPart[];
   /** What the stage must report about the original job. */
@@ -184,11 +185,13 @@ async function runScenario(t: TestContext, s: Scenario): Promise<void> {
   const kind = s.stage;
   const handle = await startPipeline(env.client, withStall(s.input), { taskQueue: TASK_QUEUE, workflowId: runId });
   const jobId = await until(`the ${kind} job to start`, async () => (await getProgress(env.client, runId)).jobs[`${s.stage}#1`], 300_000);
-  const storedBefore = await until(`${s.killAfter} pages of job ${jobId} stored`, async () => {
-    const { documents } = await store.count(runId, { jobId });
-    return documents >= s.killAfter ? documents : undefined;
+  // That server lists a running job's pages only when it ends (it ignores skip): the store has
+  // none of them yet, so the kill comes when the server reports `killAfter` pages done.
+  const beforeKill = await until(`job ${jobId} to report ${s.killAfter} pages done`, async () => {
+    const read = await readJob(kind, jobId);
+    return read.http === 200 && (read.completed ?? 0) >= s.killAfter ? read : undefined;
   }, 300_000);
-  const beforeKill = await readJob(kind, jobId);
+  const storedBefore = (await store.count(runId, { jobId })).documents;
 
   const killedAt = Date.now();
   const watching = watch(kind, jobId, runId, s.stage, killedAt);
@@ -311,13 +314,13 @@ const crawlInput = (): PipelineInput => ({
 });
 
 test('a. API and queue worker killed mid-crawl, Redis kept: the run ends, each page stored once, figures equal the store', async (t) => {
-  site.delayMs = 500;
+  site.delayMs = 1_500;
   site.resetFetches();
   await runScenario(t, { name: 'crawl-redis-kept', input: crawlInput(), stage: 'crawl', killAfter: 4, parts: ['api', 'worker'], expect: 'stalled' });
 });
 
 test('b. API, queue worker and Redis killed mid-crawl (the job lost: 404): the run ends, each page stored once, figures equal the store', async (t) => {
-  site.delayMs = 500;
+  site.delayMs = 1_500;
   site.resetFetches();
   await runScenario(t, { name: 'crawl-redis-lost', input: crawlInput(), stage: 'crawl', killAfter: 4, parts: ['redis', 'api', 'worker'], expect: 'lost' });
 });
