@@ -6,7 +6,7 @@
 //   WEBDATA_OSS_BUILD    the server's build folder
 //   WEBDATA_OSS_RUN      the run folder (<part>.pid and <part>.log of each running part)
 //   FC_PORT, FC_WORKER_PORT, FC_PW_PORT, FC_REDIS_PORT   the ports it was started on
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -38,13 +38,29 @@ export function ossServerFromEnv(env: NodeJS.ProcessEnv = process.env): OssServe
 
 function script(server: OssServer, name: string, args: string[], timeoutMs: number, extraEnv: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('bash', [join(server.fixture, name), ...args], {
-      timeout: timeoutMs,
-      killSignal: 'SIGKILL',
+    // A process group of its own: the parts start.sh leaves running must not get the signals
+    // meant for the test (a Ctrl-C, a `timeout` around it); stop.sh stops them by PID.
+    const child = spawn('bash', [join(server.fixture, name), ...args], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...server.ports, ...extraEnv },
-    }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${name} ${args.join(' ')} failed (${err.killed ? `no answer within ${timeoutMs} ms` : err.message.split('\n')[0]}): ${`${stdout}${stderr}`.trim()}`));
-      else resolve(stdout.trim());
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      child.kill('SIGKILL'); // the script only: the parts it started are left to stop.sh
+    }, timeoutMs);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} did not run: ${err.message}`));
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0 && !late) resolve(output.trim());
+      else reject(new Error(`${name} ${args.join(' ')} failed (${late ? `no end within ${timeoutMs} ms` : `exit ${code}`}): ${output.trim()}`));
     });
   });
 }
