@@ -6,7 +6,8 @@
 // when a test failed). The tests: test/compat/oss.compat.ts (the package's stages against the
 // server) and test/compat/crawl-differential.compat.ts (22 crawl option combinations crawled by
 // both servers on a generated site: about 190 pages, each rendered by that server in Chromium,
-// 2 to 5 minutes on 2 cores depending on what else runs).
+// 2 to 5 minutes on 2 cores depending on what else runs), then test/compat/restart.compat.ts
+// alone (the server's API, queue worker and Redis killed and started again under running pipelines).
 //   FIRECRAWL_OSS_DIR     the fixture folder (default ../shared/firecrawl-oss next to the repo)
 //   FIRECRAWL_OSS_BUILD   the build folder (default ~/.cache/webdata-temporal/firecrawl-oss-0fac8fb)
 import { execFileSync, spawn } from 'node:child_process';
@@ -84,11 +85,18 @@ try {
     await waitForPort(ports.FC_WORKER_PORT, 'worker');
   }
   console.log(`test:compat: server up in ${secs(t1)} on http://127.0.0.1:${ports.FC_PORT}`);
-  const tests = spawn(process.execPath, [
-    '--conditions=webdata-source', '--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec',
-    'test/compat/oss.compat.ts', 'test/compat/crawl-differential.compat.ts',
-  ], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, WEBDATA_OSS_URL: `http://127.0.0.1:${ports.FC_PORT}` } });
-  code = await new Promise((ok) => tests.on('exit', (c, signal) => ok(c ?? (signal ? 1 : 0))));
+  // The restart test gets what it needs to kill and start the server's parts again (same ports).
+  const testEnv = {
+    ...env, WEBDATA_OSS_URL: `http://127.0.0.1:${ports.FC_PORT}`,
+    WEBDATA_OSS_FIXTURE: fixture, WEBDATA_OSS_BUILD: build, WEBDATA_OSS_RUN: run,
+  };
+  const runFiles = (files) => new Promise((ok) => spawn(process.execPath, [
+    '--conditions=webdata-source', '--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files,
+  ], { cwd: ROOT, stdio: 'inherit', env: testEnv }).on('exit', (c, signal) => ok(c ?? (signal ? 1 : 0))));
+  code = await runFiles(['test/compat/oss.compat.ts', 'test/compat/crawl-differential.compat.ts']);
+  // Last, in a process of its own: it kills the server's API, worker and Redis and starts them again.
+  const restartCode = await runFiles(['test/compat/restart.compat.ts']);
+  code = code || restartCode;
 } finally {
   stop(code !== 0);
 }
