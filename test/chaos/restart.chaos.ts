@@ -26,6 +26,7 @@ import { jobStoreOf } from '../../packages/service/src/jobs/index.js';
 import { heldPages } from '../../packages/service/src/jobs/stall.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import type { PipelineResult, StageReport } from '../../src/workflows/state.js';
+import { answeredCredits } from '../helpers/run-history.js';
 import { quietTemporalLogs } from '../helpers/temporal.js';
 import { allowPrivateHosts } from '../helpers/private-hosts.js';
 import {
@@ -33,7 +34,7 @@ import {
   TEST_KEY, WORKER_KEY, type RecordingService, type TemporalServer, type WorkerProcess,
 } from './harness.js';
 import { recordScenario, seconds } from './report.js';
-import { answeredCredits, Checks, estimates, jobCredits, otherStageCredits, readJob, storeFigures, type StoreFigures } from './restart-figures.js';
+import { Checks, estimates, jobCredits, otherStageCredits, readJob, storeFigures, type StoreFigures } from './restart-figures.js';
 import { createServiceProcess, type ServiceProcess } from './service-process.js';
 import { startSlowSite, type SlowSite } from './slow-site.js';
 
