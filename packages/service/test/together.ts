@@ -48,5 +48,6 @@ import './queue-status.test.js';
 import './scrape-engine.test.js';
 import './scrape-html.test.js';
 import './search.test.js';
+import './stall-fault.test.js';
 import './support-rephrase.test.js';
 import './webhooks.test.js';
