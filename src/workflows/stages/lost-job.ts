@@ -5,7 +5,7 @@
 // naming the lost job.
 import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
 import type { LostJobInventory } from '../../activities/lost-job.js';
-import { lists } from '../activities.js';
+import { lists, reads } from '../activities.js';
 import { spend } from '../credit-guard.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { failureText } from '../report-notes.js';
@@ -97,6 +97,7 @@ export async function recoverJob(pipeline: PipelineRuntime, plan: JobPlan, jobId
   pipeline.publish();
   try {
     const outcome = await runJob(pipeline, { ...step.plan, recover: undefined });
+    if (billed !== undefined) await billedSinceCancel(pipeline, plan, jobId, billed);
     if (outcome.kind === 'failed') return { ...outcome, reason: `${why}; the job recovering it failed: ${outcome.reason}` };
     return outcome;
   } catch (e) {
@@ -112,4 +113,26 @@ export async function recoverJob(pipeline: PipelineRuntime, plan: JobPlan, jobId
     }
     return { kind: 'failed', reason: `${why}; the job recovering it could not run: ${failureText(e)}`, jobId };
   }
+}
+
+/**
+ * A stalled job's bill read again once its recovery ended: a server may go on scraping a
+ * cancelled job's queued pages for a while (the open-source server's batch did, 12 credits at the
+ * cancel and 19 a few seconds later), and what it billed counts in the run's total.
+ */
+async function billedSinceCancel(pipeline: PipelineRuntime, plan: JobPlan, jobId: string, billed: number): Promise<void> {
+  const { state } = pipeline;
+  const report = pipeline.report(plan.stage);
+  const last = await reads.getJobSummary
+    .executeWithOptions({ summary: `credits ${plan.kind} ${jobId} used since it was cancelled` }, [{ kind: plan.kind, jobId }])
+    .catch((e: unknown) => {
+      if (isCancellation(e)) throw e;
+      return undefined;
+    });
+  const more = last && last.creditsUsed > billed ? last.creditsUsed - billed : 0;
+  if (more === 0 || !report.recovered) return;
+  spend(state.credits, plan.stage, more);
+  report.credits += more;
+  report.recovered.lostCredits += more;
+  pipeline.publish();
 }
