@@ -34,6 +34,7 @@ import type { PipelineInput } from '../../src/workflows/input.js';
 import type { PipelineResult, StageReport } from '../../src/workflows/state.js';
 import { createWebDataWorker } from '../../src/worker.js';
 import { killParts, ossServerFromEnv, startParts, type OssPart, type OssServer } from '../helpers/oss-restart.js';
+import { allowPrivateHosts } from '../helpers/private-hosts.js';
 import { answeredCredits } from '../helpers/run-history.js';
 import { startTestTemporal } from '../helpers/temporal.js';
 import { startSlowSite, type SlowSite } from './slow-site.js';
@@ -67,7 +68,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'webdata-restart-'));
   env = await startTestTemporal();
   site = await startSlowSite({ host: SITE_HOST, pages: 20, delayMs: 1_500 });
-  process.env.WEBDATA_ALLOW_PRIVATE_ADDRESSES = new URL(site.url).host;
+  allowPrivateHosts(site.url);
   store = new FilesystemStore({ root: join(dir, 'store') });
   // Generous deadlines: that server renders each page in Chromium, slow on a busy 2-core machine.
   api = new WebDataClient({ apiKey: 'compat-key', baseUrl: server.url, timeoutMs: 60_000 });

@@ -89,16 +89,7 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
     // Documents robots.txt disallows are not stored (the service's scrape does not check).
     // Histories from before streaming asked for the robots check after the wait: kept so.
     const streaming = patched(STREAMING_COLLECT);
-    const inputFor = () => {
-      const robots = robotsCheck(pipeline);
-      return {
-        runId: state.runId,
-        jobId,
-        ...(robots ? { robots } : {}),
-        ...(state.changes ? { changes: { previousRunId: state.changes.previousRunId } } : {}),
-        ...(active.skipStoredOf ? { skipStoredOf: active.skipStoredOf } : {}),
-      };
-    };
+    const inputFor = () => collectInput(pipeline, active);
     const followInput = streaming ? inputFor() : undefined;
     follower = followInput && !active.follow?.atEnd ? startFollower(active, followInput) : undefined;
     const following = follower;
@@ -178,6 +169,19 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
   }
 }
 
+/** What a collector of the job is given: the run, the robots check, the series, the pages to leave out. */
+function collectInput(pipeline: PipelineRuntime, active: ActiveJob) {
+  const { state } = pipeline;
+  const robots = robotsCheck(pipeline);
+  return {
+    runId: state.runId,
+    jobId: active.jobId,
+    ...(robots ? { robots } : {}),
+    ...(state.changes ? { changes: { previousRunId: state.changes.previousRunId } } : {}),
+    ...(active.skipStoredOf ? { skipStoredOf: active.skipStoredOf } : {}),
+  };
+}
+
 /** Cancels a job, tolerating a refusal: the answer as a word for the report. */
 async function cancelAnswer(kind: JobKind, jobId: string, why: string): Promise<string> {
   try {
@@ -220,7 +224,6 @@ async function closeStoppedJob(pipeline: PipelineRuntime, plan: JobPlan, jobId: 
 async function stopStalledJob(
   pipeline: PipelineRuntime, plan: JobPlan, active: ActiveJob, waited: { summary: JobSummary; stillForMs: number }, follower: Follower | undefined,
 ): Promise<JobLoss> {
-  const { state } = pipeline;
   const { jobId } = active;
   const still = stillForText(waited.stillForMs);
   log.warn('job stalled', { stage: plan.stage, jobId, completed: waited.summary.completed, total: waited.summary.total, stillForMs: waited.stillForMs });
@@ -232,14 +235,7 @@ async function stopStalledJob(
   }
   const followed = follower ? await follower.result.catch((e: unknown) => { if (isCancellation(e)) throw e; lostErr = e; return undefined; }) : undefined;
   if (!followed && !follower?.lost()) {
-    const robots = robotsCheck(pipeline);
-    const input = {
-      runId: state.runId, jobId,
-      ...(robots ? { robots } : {}),
-      ...(state.changes ? { changes: { previousRunId: state.changes.previousRunId } } : {}),
-      ...(active.skipStoredOf ? { skipStoredOf: active.skipStoredOf } : {}),
-      ...(active.follow ? { cursor: active.follow.cursor } : {}),
-    };
+    const input = { ...collectInput(pipeline, active), ...(active.follow ? { cursor: active.follow.cursor } : {}) };
     await (plan.kind === 'crawl'
       ? collectors.collectCrawl.executeWithOptions({ summary: `collect stalled crawl ${jobId}` }, [input])
       : collectors.collectBatch.executeWithOptions({ summary: `collect stalled batch ${jobId}` }, [input])
