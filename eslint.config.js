@@ -17,6 +17,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 //   activities/                 the I/O the workflows schedule
 //   coordination/               calls, with a Temporal client, to the tenant ledger and team
 //                               governor workflows: what both an activity and the client do
+//   codec/                      payload encryption: keys, the codec, its server (no other src/)
 //   shared/ search-attributes.ts   what the workflows share with the code around them: message
 //                               definitions, workflow ids, pure rules, retry policies (no I/O)
 // The workflows' limit is narrower than "any layer below": their bundle must not pull in
@@ -33,6 +34,7 @@ export const importOrderOptions = {
     ['workflows'],
     ['activities'],
     ['coordination'],
+    ['codec'],
     ['shared', 'search-attributes.ts'],
   ],
   limits: { workflows: { only: ['shared', 'search-attributes.ts'], typesFrom: ['activities'] } },
