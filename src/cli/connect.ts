@@ -4,7 +4,8 @@
 import { connect as tcpConnect } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { CliError, oneLine } from './errors.js';
+import { CliError, EXIT_USAGE, oneLine } from './errors.js';
+import { dataConverterFromEnv } from '../codec/index.js';
 
 /** How long the CLI waits for Temporal to answer before it reports it unreachable. */
 export const CONNECT_TIMEOUT_MS = 4_000;
@@ -62,7 +63,17 @@ function unreachable(address: string, namespace: string, reason: string, cause?:
   );
 }
 
+/** The payload codec WEBDATA_PAYLOAD_KEYS(_FILE) sets: the CLI reads and writes encrypted runs as the worker does. */
+function cliDataConverter(env: NodeJS.ProcessEnv) {
+  try {
+    return dataConverterFromEnv(env);
+  } catch (err) {
+    throw new CliError((err as Error).message, EXIT_USAGE, { cause: err });
+  }
+}
+
 export async function connectClient(env: NodeJS.ProcessEnv = process.env): Promise<CliConnection> {
+  const dataConverter = cliDataConverter(env);
   const { address, namespace, config } = temporalTarget(env);
   const { tls, apiKey, metadata } = config.connectionOptions;
   const started = Date.now();
@@ -74,5 +85,5 @@ export async function connectClient(env: NodeJS.ProcessEnv = process.env): Promi
   } catch (err) {
     throw unreachable(address, namespace, oneLine((err as Error).message ?? String(err)), err);
   }
-  return { client: new Client({ connection, namespace }), address, namespace, close: () => connection.close() };
+  return { client: new Client({ connection, namespace, ...(dataConverter ? { dataConverter } : {}) }), address, namespace, close: () => connection.close() };
 }

@@ -17,6 +17,7 @@ import type { DocumentStore } from 'webdata-storage';
 import { startWebhookServer, type MonitorCheckDelivery, type WebhookServer } from '../webhooks/index.js';
 import { recordMonitorCheck } from '../activities/monitor-series.js';
 import { createWebDataWorker } from '../worker.js';
+import { startCodecServer, webDataDataConverter, type CodecServer, type PayloadKeyring } from '../codec/index.js';
 
 export interface DevStackOptions {
   /** Temporal Web UI on this port (0 = none). Default: a free port. */
@@ -51,6 +52,12 @@ export interface DevStackOptions {
   allowPrivateHosts?: string[];
   /** Extra args for `temporal server start-dev` (e.g. dynamic config). */
   temporalArgs?: string[];
+  /**
+   * Payload encryption (WEBDATA_PAYLOAD_KEYS): the worker and the stack's client encrypt with these
+   * keys, and a codec server on loopback (port `codecPort`, default a free one) decodes for the UI.
+   */
+  payloadKeys?: PayloadKeyring;
+  codecPort?: number;
   log?: (line: string) => void;
 }
 
@@ -63,6 +70,8 @@ export interface DevStack {
   storeSpec: string;
   taskQueue: string;
   worker?: Worker;
+  /** The codec server the UI calls (with payloadKeys only). */
+  codec?: CodecServer;
   /**
    * The stack's own private addresses that runs must reach (demo site, webhook receiver), as
    * `host:port` entries of WEBDATA_ALLOW_PRIVATE_ADDRESSES; allowed in this process while it runs.
@@ -114,6 +123,10 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
   try {
     const cli = await resolveTemporalCli({ log });
     const ui = options.ui ?? true;
+    // Started before the dev server: its UI is given the codec endpoint at start.
+    const codec = options.payloadKeys ? await startCodecServer({ keyring: options.payloadKeys, port: options.codecPort ?? 0, log }) : undefined;
+    if (codec) closers.push(() => codec.close());
+    const dataConverter = options.payloadKeys ? webDataDataConverter(options.payloadKeys) : undefined;
     const env = await createLocalTestEnvironment({
       httpPort: 'free',
       server: {
@@ -125,13 +138,16 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
         dbFilename: options.dbFilename,
         searchAttributes: SEARCH_ATTRIBUTES,
         // Fairness on: runs of different tenants share the task queues (README "Many tenants").
-        extraArgs: [...fairnessDevServerArgs(), ...(options.temporalArgs ?? [])],
+        extraArgs: [...fairnessDevServerArgs(), ...(options.temporalArgs ?? []), ...(codec && ui ? ['--ui-codec-endpoint', codec.url] : [])],
         log: { format: 'pretty', level: 'error' },
       },
+      ...(dataConverter ? { client: { dataConverter } } : {}),
     });
     closers.push(() => env.teardown());
     const address = env.address;
     const uiUrl = ui ? await findUiUrl(env, options.uiPort) : undefined;
+    // The UI's pages call the codec server from the browser, from either name of loopback.
+    if (codec && uiUrl) codec.setOrigins([uiUrl, uiUrl.replace('//127.0.0.1:', '//localhost:')]);
 
     const serviceModule = (await import('webdata-service' as string)) as ServiceModule;
     const team = options.teams ? undefined : serviceModule.defaultLocalTeam();
@@ -173,7 +189,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
     const taskQueue = options.taskQueue ?? 'webdata';
     let worker: Worker | undefined;
     if (options.worker !== false) {
-      worker = await createWebDataWorker({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, client: api, store, changesWebhookSecret: options.changesWebhookSecret, allowPrivateAddresses, workflowBundlePath: options.workflowBundlePath });
+      worker = await createWebDataWorker({ connection: env.nativeConnection, namespace: env.namespace, taskQueue, client: api, store, changesWebhookSecret: options.changesWebhookSecret, allowPrivateAddresses, workflowBundlePath: options.workflowBundlePath, payloadKeys: options.payloadKeys });
       const running = worker.run();
       closers.push(async () => {
         if (worker && worker.getState() === 'RUNNING') worker.shutdown();
@@ -190,6 +206,7 @@ export async function startDevStack(options: DevStackOptions = {}): Promise<DevS
       storeSpec,
       taskQueue,
       worker,
+      codec,
       privateHosts,
       close,
     };

@@ -57,7 +57,9 @@ a worker and a webhook receiver; prints the settings other shells need. Ctrl-C s
   --temporal-port N   Temporal frontend (default 7233)     --ui-port N       Web UI (default 8233)
   --service-port N    local service (default 3002)         --site-port N     demo site (default 3003)
   --webhook-port N    webhook receiver (default 3004)      --pages N         demo site size
-  --store DIR|URL     document store (default .data/store) --db FILE         keep Temporal's state in this SQLite file`,
+  --store DIR|URL     document store (default .data/store) --db FILE         keep Temporal's state in this SQLite file
+  --codec-port N      codec server for the UI (default 8234), started when WEBDATA_PAYLOAD_KEYS or
+                      WEBDATA_PAYLOAD_KEYS_FILE is set: the worker and the stack's client encrypt payloads`,
 
   run: `usage: webdata run <url> [options]
 
@@ -205,6 +207,22 @@ Relative paths are made absolute here: the worker must see the same files.
 Exit code 1 when no file was parsed.
 
 ${CONNECTION}`,
+  'codec-server': `usage: webdata codec-server [--port N] [--host H] [--origin URL]... [--auth-token-env NAME]
+       webdata codec-server --new-key [--key-id ID]
+
+Serves Temporal's remote codec protocol (POST /encode, POST /decode) with the payload keys of
+WEBDATA_PAYLOAD_KEYS or WEBDATA_PAYLOAD_KEYS_FILE, so that the Temporal UI (--ui-codec-endpoint,
+or the namespace's codec endpoint setting) and \`temporal workflow show --codec-endpoint URL\` show
+encrypted payloads decoded. Ctrl-C or SIGTERM stops it. See docs/tenant-data.md.
+
+  --port N               port to listen on (default 8888; 0: any free port)
+  --host H               address to listen on (default 127.0.0.1)
+  --origin URL           a Temporal UI origin whose pages may call it (repeatable; default
+                         http://localhost:8233 and http://127.0.0.1:8233, the local UI)
+  --auth-token-env NAME  requests must carry Authorization: Bearer <the value of NAME>
+  --new-key              print one fresh key entry (id=base64 of 32 random bytes) and exit;
+                         put it first in WEBDATA_PAYLOAD_KEYS to encrypt with it
+  --key-id ID            the new key's id (default key-<date>-<4 hex>)`,
 } satisfies Record<string, string>;
 
 /** One command of `webdata`. */
@@ -228,6 +246,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'worker', synopsis: 'worker', summary: 'run a worker configured from WEBDATA_* and TEMPORAL_* variables' },
   { name: 'doctor', synopsis: 'doctor', summary: 'check the deployment: Temporal, search attributes, service, store, addresses' },
   { name: 'webhooks', synopsis: 'webhooks --port N', summary: 'run the webhook receiver (signals runs when jobs end)' },
+  { name: 'codec-server', synopsis: 'codec-server [--port N]', summary: 'decode encrypted payloads for the Temporal UI and CLI (--new-key)' },
   { name: 'export', synopsis: 'export <run-id> [--format jsonl|markdown] [--store DIR|postgres://...] [--follow]', summary: '' },
   { name: 'changes', synopsis: 'changes <series> [--diff]', summary: 'what the latest run of a series (a schedule) found changed' },
   { name: 'monitor', synopsis: 'monitor create|list|run|checks|delete', summary: "the service's own recurring checks (/v2/monitor)" },

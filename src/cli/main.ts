@@ -41,6 +41,7 @@ export async function main(argv: string[], io: CliIo = consoleIo): Promise<numbe
       case 'parse': return await (await import('./commands/parse.js')).parseCommand(rest);
       case 'tenants': return await (await import('./commands/tenants.js')).tenantsCommand(rest);
       case 'doctor': return await (await import('./commands/doctor.js')).doctorCommand(rest);
+      case 'codec-server': return await (await import('./commands/codec-server.js')).codecServerCommand(rest);
       case 'worker':
         if (rest.length > 0) throw new UsageError(`worker takes no arguments, got "${rest.join(' ')}": it is configured from WEBDATA_* and TEMPORAL_* variables (see webdata worker --help)`);
         try {

@@ -1,4 +1,5 @@
 // What a backend calls: start a pipeline, read its progress, cancel it.
+import { randomBytes } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { webDataPipeline } from '../workflows/pipeline.js';
 import { PIPELINE_WORKFLOW_TYPE, progressQuery, raiseBudgetUpdate, type PipelineProgress } from '../workflows/definitions.js';
@@ -10,6 +11,8 @@ import { DEFAULT_TENANT, priorityOf } from '../shared/tenant.js';
 import { hostOf } from '../workflows/host.js';
 import { DEFAULT_TASK_QUEUE } from '../shared/task-queue.js';
 import { withSearchAttributeHint } from '../coordination/search-attribute-check.js';
+import { HOST_IN_VISIBILITY_MEMO } from '../shared/visibility.js';
+import { encryptsPayloads } from '../codec/index.js';
 
 export { DEFAULT_TASK_QUEUE } from '../shared/task-queue.js';
 
@@ -19,6 +22,18 @@ export interface StartPipelineOptions extends AddressPolicyOption {
   workflowId?: string;
   /** Register the package's search attributes on the namespace (dev servers register them at start). */
   searchAttributes?: boolean;
+  /**
+   * The target host in what Temporal keeps in clear: the default workflow id and the
+   * WebdataTargetHost search attribute. Default: shown, unless the client encrypts payloads with
+   * the package's codec (`webdata-temporal/codec`); then the default id is
+   * `webdata-<timestamp>-<random>` and the attribute is left unset. `true` keeps them anyway.
+   */
+  hostInVisibility?: boolean;
+}
+
+/** Whether a run started by this client shows its host in ids and search attributes. */
+export function showsHost(client: Client, option: boolean | undefined): boolean {
+  return option ?? !encryptsPayloads(client.options?.loadedDataConverter);
 }
 
 export type PipelineHandle = WorkflowHandle<typeof webDataPipeline>;
@@ -52,7 +67,10 @@ export async function startPipeline(client: Client, input: PipelineInput, option
   const policy = addressPolicy(options);
   const recorded = recordAddressPolicy(input, policy);
   const config = parsePipelineInput(recorded, policy);
-  const workflowId = options.workflowId ?? `webdata-${hostOf(config.url).replace(/[^a-z0-9.-]/gi, '-')}-${Date.now()}`;
+  const hostShown = showsHost(client, options.hostInVisibility);
+  const workflowId = options.workflowId ?? (hostShown
+    ? `webdata-${hostOf(config.url).replace(/[^a-z0-9.-]/gi, '-')}-${Date.now()}`
+    : `webdata-${Date.now()}-${randomBytes(4).toString('hex')}`);
   return withSearchAttributeHint(client, () => client.workflow.start<typeof webDataPipeline>(PIPELINE_WORKFLOW_TYPE, {
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowId,
@@ -60,9 +78,10 @@ export async function startPipeline(client: Client, input: PipelineInput, option
     staticSummary: summarize(config),
     staticDetails: describe(config),
     priority: priorityOf(config),
+    ...(hostShown ? {} : { memo: { [HOST_IN_VISIBILITY_MEMO]: false } }),
     typedSearchAttributes: [
       { key: TENANT, value: config.tenant ?? DEFAULT_TENANT },
-      { key: TARGET_HOST, value: hostOf(config.url) },
+      ...(hostShown ? [{ key: TARGET_HOST, value: hostOf(config.url) }] : []),
       { key: STAGE, value: 'starting' },
       { key: OUTCOME, value: 'running' },
     ],

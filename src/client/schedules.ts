@@ -7,7 +7,8 @@ import { parsePipelineInput, recordAddressPolicy, type PipelineInput } from '../
 import { TENANT } from '../search-attributes.js';
 import { DEFAULT_TENANT, priorityOf } from '../shared/tenant.js';
 import { addressPolicy, type AddressPolicyOption } from './address-policy.js';
-import { DEFAULT_TASK_QUEUE, describe, summarize } from './pipeline.js';
+import { DEFAULT_TASK_QUEUE, describe, showsHost, summarize } from './pipeline.js';
+import { HOST_IN_VISIBILITY_MEMO } from '../shared/visibility.js';
 import { withSearchAttributeHint } from '../coordination/search-attribute-check.js';
 
 export type OverlapPolicy = 'skip' | 'buffer_one' | 'buffer_all' | 'cancel_other' | 'terminate_other' | 'allow_all';
@@ -39,6 +40,8 @@ export interface SchedulePipelineOptions extends AddressPolicyOption {
   trackChanges?: boolean;
   /** The customer every run of this schedule is for; overrides input.tenant. */
   tenant?: string;
+  /** The target host in the WebdataTargetHost search attribute (see StartPipelineOptions.hostInVisibility). */
+  hostInVisibility?: boolean;
 }
 
 export async function schedulePipeline(client: Client, input: PipelineInput, options: SchedulePipelineOptions): Promise<string> {
@@ -63,6 +66,7 @@ export async function schedulePipeline(client: Client, input: PipelineInput, opt
     staticDetails: describe(config),
     priority: priorityOf(config),
     typedSearchAttributes: [{ key: TENANT, value: config.tenant ?? DEFAULT_TENANT }],
+    ...(showsHost(client, options.hostInVisibility) ? {} : { memo: { [HOST_IN_VISIBILITY_MEMO]: false } }),
   };
   const handle = await withSearchAttributeHint(client, () => client.schedule.create({
     scheduleId: options.scheduleId,

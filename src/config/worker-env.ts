@@ -2,6 +2,7 @@
 // naming the variable and the rule; the API key is never echoed.
 import { z } from 'zod';
 import { addressAllowanceOption, parseAddressAllowance } from 'webdata-contract';
+import { parsePayloadKeys, readPayloadKeysFile, type PayloadKeyring } from '../codec/index.js';
 
 const positiveInt = (name: string) =>
   z.string().regex(/^\d+$/, { error: `${name}: must be a whole number` }).transform(Number).pipe(z.number().int().min(1, { error: `${name}: must be at least 1` }));
@@ -38,12 +39,27 @@ const envSchema = z.object({
       return z.NEVER;
     }
   }),
+  // Payload encryption keys, inline or in a file (one setting: both set is refused below).
+  WEBDATA_PAYLOAD_KEYS: z.string().optional().transform((value, ctx) => payloadKeys(value, parsePayloadKeys, ctx)),
+  WEBDATA_PAYLOAD_KEYS_FILE: z.string().optional().transform((value, ctx) => payloadKeys(value?.trim(), readPayloadKeysFile, ctx)),
 }).superRefine((e, ctx) => {
+  if (e.WEBDATA_PAYLOAD_KEYS && e.WEBDATA_PAYLOAD_KEYS_FILE) ctx.addIssue({ code: 'custom', path: ['WEBDATA_PAYLOAD_KEYS'], message: 'WEBDATA_PAYLOAD_KEYS and WEBDATA_PAYLOAD_KEYS_FILE: set one of them, not both (they are one setting)' });
   if ((e.WEBDATA_DEPLOYMENT_NAME === undefined) !== (e.WEBDATA_BUILD_ID === undefined)) {
     const missing = e.WEBDATA_BUILD_ID === undefined ? 'WEBDATA_BUILD_ID' : 'WEBDATA_DEPLOYMENT_NAME';
     ctx.addIssue({ code: 'custom', path: [missing], message: `${missing}: is required with ${missing === 'WEBDATA_BUILD_ID' ? 'WEBDATA_DEPLOYMENT_NAME' : 'WEBDATA_BUILD_ID'} (worker versioning needs both)` });
   }
 });
+
+/** A keyring from a payload keys variable (unset or blank: none); a problem is the parser's one line. */
+function payloadKeys(value: string | undefined, parse: (value: string) => PayloadKeyring, ctx: z.RefinementCtx): PayloadKeyring | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  try {
+    return parse(value);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+}
 
 export interface WorkerSettings {
   apiUrl: string;
@@ -96,6 +112,8 @@ export interface WorkerSettings {
    * blanket 1/true), `false` none (the default: tenants' URLs must not reach inward).
    */
   allowPrivateAddresses: boolean | string[];
+  /** Payload encryption (WEBDATA_PAYLOAD_KEYS or WEBDATA_PAYLOAD_KEYS_FILE); undefined: payloads in clear. */
+  payloadKeys?: PayloadKeyring;
 }
 
 export class WorkerSettingsError extends Error {
@@ -136,6 +154,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     metricsBind: e.WEBDATA_METRICS_BIND,
     logFormat: e.WEBDATA_LOG_FORMAT,
     allowPrivateAddresses: e.WEBDATA_ALLOW_PRIVATE_ADDRESSES,
+    payloadKeys: e.WEBDATA_PAYLOAD_KEYS ?? e.WEBDATA_PAYLOAD_KEYS_FILE,
     deployment: e.WEBDATA_DEPLOYMENT_NAME !== undefined && e.WEBDATA_BUILD_ID !== undefined
       ? { deploymentName: e.WEBDATA_DEPLOYMENT_NAME, buildId: e.WEBDATA_BUILD_ID }
       : undefined,

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { FAILURE_CONVERTER_PATH, payloadKeysFromEnv } from '../codec/index.js';
 import { createWorkerLogger } from './logging.js';
 import { WORKFLOW_METRICS_PATH } from './metrics.js';
 import { workflowBundlerOptions } from './bundler-options.js';
@@ -19,16 +20,18 @@ export function tracingWorkflowInterceptorsPath(): string {
 }
 
 /**
- * Writes the bundle of the package's workflows (with the metrics interceptor module, and the
- * OpenTelemetry one when `tracing`) to `outPath`; returns its size in bytes.
+ * Writes the bundle of the package's workflows (with the metrics interceptor module, the
+ * OpenTelemetry one when `tracing`, and the encoded failure converter when `encryptedPayloads`:
+ * for workers with WEBDATA_PAYLOAD_KEYS) to `outPath`; returns its size in bytes.
  */
-export async function writeWorkflowBundle(outPath: string, options: { tracing?: boolean } = {}): Promise<number> {
+export async function writeWorkflowBundle(outPath: string, options: { tracing?: boolean; encryptedPayloads?: boolean } = {}): Promise<number> {
   // webpack's statistics go to DEBUG (TEMPORAL_LOG_LEVEL=DEBUG shows them).
   const level = (process.env.TEMPORAL_LOG_LEVEL ?? 'INFO').toUpperCase();
   const logger = createWorkerLogger((['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'].includes(level) ? level : 'INFO') as 'INFO', 'text');
   const modules = [WORKFLOW_METRICS_PATH];
   if (options.tracing) modules.push(tracingWorkflowInterceptorsPath());
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: modules, logger, ...workflowBundlerOptions() });
+  const failureConverterPath = options.encryptedPayloads ? FAILURE_CONVERTER_PATH : undefined;
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: modules, failureConverterPath, logger, ...workflowBundlerOptions() });
   mkdirSync(dirname(resolve(outPath)), { recursive: true });
   writeFileSync(resolve(outPath), code);
   return code.length;
@@ -36,6 +39,10 @@ export async function writeWorkflowBundle(outPath: string, options: { tracing?: 
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const out = resolve(process.argv[2] ?? 'dist/workflow-bundle.js');
-  const bytes = await writeWorkflowBundle(out, { tracing: Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) });
+  const bytes = await writeWorkflowBundle(out, {
+    tracing: Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+    // The keys themselves are not in the bundle; set, they say the workers will encrypt.
+    encryptedPayloads: payloadKeysFromEnv() !== undefined,
+  });
   console.log(`workflow bundle: ${out} (${(bytes / 1024).toFixed(0)} KiB)`);
 }

@@ -15,7 +15,8 @@ import { readOtlpSettings, startTracing, TracingUnavailableError, type OtlpSetti
 import { workflowMetricsSinks } from './workflow-metrics-sink.js';
 import { createStore } from 'webdata-storage';
 import type { DocumentStore } from 'webdata-storage';
-import { noopMetricMeter, type VersioningBehavior } from '@temporalio/common';
+import { noopMetricMeter, type DataConverter, type VersioningBehavior } from '@temporalio/common';
+import { bundleEncodesFailures, encryptsPayloads, webDataDataConverter, type PayloadKeyring } from '../codec/index.js';
 
 /** The workflows module, next to this one (.ts from sources, .js in the installed package). */
 export const WORKFLOWS_PATH = fileURLToPath(new URL(`../workflows/index${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
@@ -78,6 +79,14 @@ export interface WebDataWorkerOptions {
   deployment?: { deploymentName: string; buildId: string; defaultVersioningBehavior?: VersioningBehavior };
   /** Extra WorkerOptions (interceptors, sinks, plugins, tuning). */
   overrides?: Partial<WorkerOptions>;
+  /**
+   * Payload encryption: the keys (WEBDATA_PAYLOAD_KEYS) or a DataConverter of your own
+   * (`webDataDataConverter(keyring)` of `webdata-temporal/codec`). A prebuilt bundle must then
+   * carry the encoded failure converter (`npm run bundle` with the keys set), and one without keys
+   * must not: the worker refuses a mismatch in one line.
+   */
+  payloadKeys?: PayloadKeyring;
+  dataConverter?: DataConverter;
 }
 
 export async function createWebDataWorker(options: WebDataWorkerOptions): Promise<Worker> {
@@ -87,6 +96,8 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
   const metrics = options.metrics === false ? undefined : (options.metrics ?? createWebDataMetrics());
   const store = metrics ? withStoreMetrics(options.store, metrics) : options.store;
   const interceptors = options.overrides?.interceptors;
+  const dataConverter = options.dataConverter ?? (options.payloadKeys ? webDataDataConverter(options.payloadKeys) : undefined);
+  if (options.workflowBundlePath) checkBundleConverter(options.workflowBundlePath, dataConverter);
   // A prebuilt bundle carries its interceptor modules (bundle.ts adds the metrics one).
   const workflowModules = options.workflowBundlePath || !metrics ? interceptors?.workflowModules : [...(interceptors?.workflowModules ?? []), WORKFLOW_METRICS_PATH];
   return Worker.create({
@@ -107,11 +118,23 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
         defaultVersioningBehavior: options.deployment.defaultVersioningBehavior ?? 'PINNED',
       },
     } : {}),
+    ...(dataConverter ? { dataConverter } : {}),
     ...options.overrides,
     // Registered with metrics off too (a no-op meter): the ledger workflows report through it.
     sinks: { ...(metrics?.workflowSinks ?? workflowMetricsSinks(noopMetricMeter)), ...options.overrides?.sinks },
     ...(workflowModules ? { interceptors: { ...interceptors, workflowModules } } : {}),
   });
+}
+
+/**
+ * The failure converter in a prebuilt bundle is fixed when it is built: workflows' failures of a
+ * worker that encrypts must be encoded there too, and those of one that does not must stay readable.
+ */
+function checkBundleConverter(bundlePath: string, dataConverter: DataConverter | undefined): void {
+  const encrypting = encryptsPayloads(dataConverter);
+  const carries = bundleEncodesFailures(bundlePath);
+  if (encrypting && !carries) throw new WorkerSettingsError([`WEBDATA_WORKFLOW_BUNDLE: ${bundlePath} was built without the encoded failure converter that encrypted payloads need: rebuild it with WEBDATA_PAYLOAD_KEYS or WEBDATA_PAYLOAD_KEYS_FILE set (npm run bundle)`]);
+  if (!encrypting && carries) throw new WorkerSettingsError([`WEBDATA_WORKFLOW_BUNDLE: ${bundlePath} was built for encrypted payloads (failures encoded): set WEBDATA_PAYLOAD_KEYS or WEBDATA_PAYLOAD_KEYS_FILE, or rebuild it without them`]);
 }
 
 /** Builds a worker from the environment (Temporal connection via @temporalio/envconfig conventions). */
@@ -150,6 +173,7 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
     changesWebhookSecret: settings.changesWebhookSecret,
     allowPrivateAddresses: settings.allowPrivateAddresses,
     deployment: settings.deployment,
+    payloadKeys: settings.payloadKeys,
     metrics,
     overrides: tracing ? { plugins: [tracing.plugin] } : undefined,
   });
@@ -196,7 +220,8 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
   // The ready line is printed whatever the log level (tools wait for it).
   const ready = `webdata worker: task queue ${settings.taskQueue}, service ${settings.apiUrl}, store ${settings.store}`;
   const version = settings.deployment ? `, deployment ${settings.deployment.deploymentName} build ${settings.deployment.buildId}` : '';
-  const exporting = (settings.metricsBind ? `, metrics on http://${settings.metricsBind}/metrics` : '') + version;
+  const encrypted = settings.payloadKeys ? `, payloads encrypted (key ${settings.payloadKeys.current.id})` : '';
+  const exporting = (settings.metricsBind ? `, metrics on http://${settings.metricsBind}/metrics` : '') + version + encrypted;
   const say = (message: string) => console.log(settings.logFormat === 'json'
     ? formatLogLine({ level: 'INFO', message, timestampNanos: BigInt(Date.now()) * 1_000_000n, meta: { taskQueue: settings.taskQueue } }, 'json')
     : message);

@@ -1,6 +1,7 @@
 // Per-run helpers shared by the stages: progress, UI details, search attributes, job events.
 import { patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { CREDITS, OUTCOME, PAGES, STAGE, TARGET_HOST } from '../search-attributes.js';
+import { HOST_IN_VISIBILITY_MEMO } from '../shared/visibility.js';
 import type { PipelineProgress } from './definitions.js';
 import { hostOf } from './host.js';
 import { noProgressText, stalledText } from './progress-rule.js';
@@ -108,7 +109,8 @@ export class PipelineRuntime {
     setCurrentDetails(lines.join('\n'));
     upsertSearchAttributes([
       { key: STAGE, value: String(this.stage) },
-      { key: TARGET_HOST, value: hostOf(this.state.config.url) },
+      // Not when the client asked for the host to stay out (a memo of the first event: replays alike).
+      ...(workflowInfo().memo?.[HOST_IN_VISIBILITY_MEMO] === false ? [] : [{ key: TARGET_HOST, value: hostOf(this.state.config.url) }]),
       { key: PAGES, value: this.documents() },
       { key: CREDITS, value: credits.spent },
       { key: OUTCOME, value: this.status },

@@ -10,6 +10,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOW_METRICS_PATH } from '../../src/worker/metrics.js';
 import { workflowBundlerOptions } from '../../src/worker/bundler-options.js';
 import { tracingWorkflowInterceptorsPath } from '../../src/worker/bundle.js';
+import { FAILURE_CONVERTER_PATH } from '../../src/codec/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/webdata-test-bundles');
@@ -26,27 +27,32 @@ function filesUnder(path: string): string[] {
 
 const built = new Map<string, Promise<string>>();
 
-/** The path of a bundle of the package's workflows with `interceptorModules`, built when missing. */
-export function cachedWorkflowBundle(interceptorModules: string[] = []): Promise<string> {
-  const key = interceptorModules.join('\n');
+/**
+ * The path of a bundle of the package's workflows with `interceptorModules` (and the failure
+ * converter module `failureConverterPath`), built when missing.
+ */
+export function cachedWorkflowBundle(interceptorModules: string[] = [], failureConverterPath?: string): Promise<string> {
+  const key = [...interceptorModules, failureConverterPath ?? ''].join('\n');
   let path = built.get(key);
   if (!path) {
-    path = build(interceptorModules);
+    path = build(interceptorModules, failureConverterPath);
     built.set(key, path);
   }
   return path;
 }
 
-async function build(interceptorModules: string[]): Promise<string> {
+async function build(interceptorModules: string[], failureConverterPath?: string): Promise<string> {
   const hash = createHash('sha256');
   // Paths from the root: the same sources hash the same from the clone and from .test-build/<pid>/.
   for (const file of INPUTS.flatMap(filesUnder)) hash.update(relative(ROOT, file)).update(readFileSync(file));
   for (const m of interceptorModules) hash.update(`interceptor:${m}`);
+  if (failureConverterPath) hash.update(`failure-converter:${failureConverterPath}`);
   const cached = join(CACHE, `workflows-${hash.digest('hex').slice(0, 16)}.js`);
   if (existsSync(cached)) return cached;
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_SOURCE,
     workflowInterceptorModules: interceptorModules,
+    failureConverterPath,
     ...workflowBundlerOptions((config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['webdata-source', '...'] } })),
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message, meta) => console.error(message, meta ?? ''), log() {} },
   });
@@ -72,4 +78,12 @@ export function pipelineWorkflowBundle(): Promise<string> {
  */
 export function tracedPipelineWorkflowBundle(): Promise<string> {
   return cachedWorkflowBundle([WORKFLOW_METRICS_PATH, tracingWorkflowInterceptorsPath()]);
+}
+
+/**
+ * The bundle a worker with WEBDATA_PAYLOAD_KEYS runs: the pipeline's, with the encoded failure
+ * converter, as `src/worker/bundle.ts` writes it when the keys are set.
+ */
+export function encryptedPipelineWorkflowBundle(): Promise<string> {
+  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH], FAILURE_CONVERTER_PATH);
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { startDevStack } from '../dev-stack.js';
 import { UsageError } from '../errors.js';
+import { payloadKeysFromEnv } from '../../codec/index.js';
 import { recordDevUi } from '../ui-link.js';
 
 export async function devCommand(argv: string[]): Promise<number> {
@@ -15,6 +16,7 @@ export async function devCommand(argv: string[]): Promise<number> {
       pages: { type: 'string' },
       store: { type: 'string' },
       db: { type: 'string' },
+      'codec-port': { type: 'string' },
     },
   });
   if (positionals.length) throw new UsageError(`dev takes no arguments, got "${positionals.join(' ')}" (see webdata dev --help)`);
@@ -24,6 +26,13 @@ export async function devCommand(argv: string[]): Promise<number> {
     if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--${name}: must be a whole number${name === 'pages' ? '' : ' (a port, 0-65535)'}, got "${String(v)}"`);
     return Number(v);
   };
+  // WEBDATA_PAYLOAD_KEYS(_FILE): the stack's worker and client encrypt, and the UI decodes through a codec server.
+  let payloadKeys;
+  try {
+    payloadKeys = payloadKeysFromEnv();
+  } catch (err) {
+    throw new UsageError((err as Error).message, { cause: err });
+  }
   const stack = await startDevStack({
     // Fixed, familiar ports so other shells need no settings (TEMPORAL_ADDRESS defaults to 7233).
     temporalPort: num('temporal-port') ?? 7233,
@@ -34,6 +43,8 @@ export async function devCommand(argv: string[]): Promise<number> {
     sitePages: num('pages'),
     store: values.store ?? '.data/store',
     dbFilename: values.db,
+    payloadKeys,
+    codecPort: num('codec-port') ?? 8234,
     log: (line) => console.error(line),
   });
   // `webdata run` in another shell links its runs to this UI (TEMPORAL_UI_URL overrides).
@@ -47,6 +58,7 @@ export async function devCommand(argv: string[]): Promise<number> {
     `  webhooks        ${stack.webhook.url}`,
     `  store           ${stack.storeSpec}`,
     `  worker          task queue ${stack.taskQueue}`,
+    ...(stack.codec ? [`  codec server    ${stack.codec.url}  (payloads encrypted with key ${payloadKeys?.current.id}; temporal workflow show --codec-endpoint ${stack.codec.url})`] : []),
     '',
     'In another shell:',
     `  export TEMPORAL_ADDRESS=${stack.temporal.address} WEBDATA_STORE=${stack.storeSpec}${stack.temporal.uiUrl ? ` TEMPORAL_UI_URL=${stack.temporal.uiUrl}` : ''}`,
