@@ -14,6 +14,7 @@ import {
   EncryptionCodec, ENCODING, KEY_ID_METADATA, PayloadDecryptionError, PayloadKeysError, decodePayloadProto, encodePayloadProto,
   newKeyEntry, parsePayloadKeys, payloadKeysFromEnv, dataConverterFromEnv, encryptsPayloads, FAILURE_CONVERTER_PATH,
 } from '../../src/codec/index.js';
+import { readWorkerSettings, WorkerSettingsError } from '../../src/config/worker-env.js';
 
 // Fixed test keys (32 bytes each, base64): never used outside the tests.
 const KEY_A = Buffer.alloc(32, 0xa1).toString('base64');
@@ -166,5 +167,37 @@ describe('payload keys setting', () => {
     assert.equal(failure.message, 'Encoded failure');
     assert.match(String(defaultPayloadConverter.fromPayload<{ message: string }>(failure.encodedAttributes ?? {}).message), /very-private-path/);
     assert.ok(!encryptsPayloads(undefined) && !encryptsPayloads({ payloadCodecs: [] }));
+  });
+});
+
+describe('payload keys in the worker settings', () => {
+  const base = { WEBDATA_API_URL: 'http://127.0.0.1:3002', WEBDATA_API_KEY: 'wd-secret-key-123' };
+
+  test('set: the keyring, current key first; unset: none', () => {
+    assert.equal(readWorkerSettings(base).payloadKeys, undefined);
+    assert.deepEqual(readWorkerSettings({ ...base, WEBDATA_PAYLOAD_KEYS: `new=${KEY_B},old=${KEY_A}` }).payloadKeys?.toJSON(), { current: 'new', ids: ['new', 'old'] });
+  });
+
+  test('problems: one line each, with the others, never a key', () => {
+    const problems = (env: NodeJS.ProcessEnv) => {
+      try {
+        readWorkerSettings(env);
+      } catch (err) {
+        assert.ok(err instanceof WorkerSettingsError);
+        for (const k of [KEY_A, KEY_B]) assert.ok(!err.message.includes(k));
+        return err.problems;
+      }
+      return assert.fail('expected WorkerSettingsError');
+    };
+    const lines = problems({ ...base, WEBDATA_PAYLOAD_KEYS: `a=${KEY_A.slice(0, 40)}`, WEBDATA_MAX_CONCURRENT_ACTIVITIES: 'many' });
+    assert.ok(lines.some((l) => /^WEBDATA_PAYLOAD_KEYS: entry 1: the key \(after the first =\) must be 32 bytes/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => l.startsWith('WEBDATA_MAX_CONCURRENT_ACTIVITIES: ')), lines.join('\n'));
+    const dir = mkdtempSync(join(tmpdir(), 'webdata-keys-'));
+    try {
+      writeFileSync(join(dir, 'keys'), `b=${KEY_B}\n`);
+      assert.deepEqual(problems({ ...base, WEBDATA_PAYLOAD_KEYS: `a=${KEY_A}`, WEBDATA_PAYLOAD_KEYS_FILE: join(dir, 'keys') }), ['WEBDATA_PAYLOAD_KEYS and WEBDATA_PAYLOAD_KEYS_FILE: set one of them, not both (they are one setting)']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

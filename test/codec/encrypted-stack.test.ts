@@ -21,7 +21,8 @@ import { encryptedPipelineWorkflowBundle, pipelineWorkflowBundle } from '../help
 
 const run = promisify(execFile);
 // A fixed test key (never used outside the tests).
-const KEYS = parsePayloadKeys(`e2e-key=${Buffer.alloc(32, 0x5c).toString('base64')}`);
+const KEYS_TEXT = `e2e-key=${Buffer.alloc(32, 0x5c).toString('base64')}`;
+const KEYS = parsePayloadKeys(KEYS_TEXT);
 const TASK_QUEUE = 'webdata';
 const SECRETS = {
   include: 'zz-codec-secret-include',
@@ -75,6 +76,17 @@ async function shownThroughCodec(workflowId: string, codecUrl: string, extra: st
   return withPayloadsDecoded(stdout);
 }
 
+/** `webdata <args>` as a user runs it (bin/webdata.js, the compiled CLI), with `env` only. */
+async function webdata(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/webdata.js', ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+    return { code: 0, out: stdout, err: stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? -1, out: e.stdout ?? '', err: e.stderr ?? '' };
+  }
+}
+
 // One describe, so that its hooks stay with its tests when the folder runs in one process (together.ts).
 describe('encrypted-stack', () => {
   before(async () => {
@@ -115,6 +127,15 @@ describe('encrypted-stack', () => {
     const shown = await shownThroughCodec(handle.workflowId, codec.url);
     for (const s of [site, SECRETS.include, SECRETS.search, SECRETS.code]) assert.ok(shown.includes(s), `decoded history lacks "${s}"`);
     assert.ok(!shown.includes('binary/encrypted'), 'every payload decoded');
+
+    // The CLI reads it with the same setting; a malformed one is one line, exit 2, no key text.
+    const status = await webdata(['status', handle.workflowId, '--json'], { TEMPORAL_ADDRESS: stack.temporal.address, WEBDATA_PAYLOAD_KEYS: KEYS_TEXT });
+    assert.equal(status.code, 0, status.err);
+    assert.equal((JSON.parse(status.out) as { status: string }).status, 'completed');
+    const bad = await webdata(['status', handle.workflowId], { TEMPORAL_ADDRESS: stack.temporal.address, WEBDATA_PAYLOAD_KEYS: KEYS_TEXT.slice(0, 30) });
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /^webdata status: WEBDATA_PAYLOAD_KEYS: entry 1: the key \(after the first =\) must be 32 bytes in base64.*\n$/);
+    assert.ok(!bad.err.includes(KEYS_TEXT.slice(8, 30)));
   });
 
   test("a failed run: its failure message is encoded too, and the client reads it back", async () => {
