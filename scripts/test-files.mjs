@@ -14,7 +14,7 @@ const roots = ['test', 'packages/service/test'];
 export const optIn = ['scale'];
 
 /** The groups of `npm run test:unit`. */
-export const unitGroups = ['api', 'activities', 'workflows', 'unit-workflows', 'webhooks', 'storage', 'doc-history', 'docs'];
+export const unitGroups = ['api', 'activities', 'workflows', 'unit-workflows', 'webhooks', 'storage', 'doc-history', 'docs', 'codec'];
 
 // A file that calls one of these starts a Temporal dev server (or a whole stack) or PostgreSQL;
 // test/docs/walkthroughs.test.ts starts `npm run webdata -- dev` as a process.
