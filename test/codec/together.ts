@@ -2,3 +2,4 @@
 // them). A new file here must be imported below or named on an `// alone: <file>` line.
 import './codec.test.js';
 import './encrypted-stack.test.js';
+import './ui.test.js';
