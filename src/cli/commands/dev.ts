@@ -66,6 +66,8 @@ export async function devCommand(argv: string[]): Promise<number> {
     `  export WEBDATA_API_URL=${stack.service.url} WEBDATA_API_KEY=${stack.service.apiKey}`,
     // Runs name the demo site and the receiver: private addresses, allowed by host:port only.
     `  export WEBDATA_ALLOW_PRIVATE_ADDRESSES=${stack.privateHosts.join(',')}`,
+    // The keys are not printed: the other shell sets the same variable as this one.
+    ...(stack.codec ? ['  # and the same WEBDATA_PAYLOAD_KEYS (or WEBDATA_PAYLOAD_KEYS_FILE) as here: the CLI encrypts and decrypts with it'] : []),
     `  npm run webdata -- run ${stack.service.siteUrl ?? 'http://127.0.0.1:PORT'}/ --include '^/docs' --webhook-url ${stack.webhook.url}`,
   ].join('\n'));
   await new Promise<void>((resolve) => {
