@@ -55,6 +55,7 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
     handle(req, res).catch((err: unknown) => {
       const status = err instanceof HttpError ? err.status : err instanceof PayloadDecryptionError ? 422 : 500;
       if (status === 500) options.log?.(`codec server: ${(err as Error)?.message ?? String(err)}`);
+      if (status === 413) res.setHeader('Connection', 'close');
       answer(res, status, { error: status === 500 ? 'internal error (see the codec server log)' : (err as Error).message });
     });
   });
@@ -121,11 +122,16 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        reject(new HttpError(413, `request body over ${limit} bytes`));
-        req.destroy();
+        // Answered at once; the rest is read and dropped (a socket closed on unread data could
+        // lose the answer), up to a bound past which the connection is cut.
+        if (!over) reject(new HttpError(413, `request body over ${limit} bytes`));
+        over = true;
+        chunks.length = 0;
+        if (size > 4 * limit) req.destroy();
         return;
       }
       chunks.push(chunk);

@@ -12,7 +12,7 @@ import proto from '@temporalio/proto';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import {
   EncryptionCodec, ENCODING, KEY_ID_METADATA, PayloadDecryptionError, PayloadKeysError, decodePayloadProto, encodePayloadProto,
-  newKeyEntry, parsePayloadKeys, payloadKeysFromEnv, dataConverterFromEnv, encryptsPayloads, FAILURE_CONVERTER_PATH,
+  newKeyEntry, parsePayloadKeys, payloadKeysFromEnv, dataConverterFromEnv, encryptsPayloads, FAILURE_CONVERTER_PATH, startCodecServer,
 } from '../../src/codec/index.js';
 import { readWorkerSettings, WorkerSettingsError } from '../../src/config/worker-env.js';
 
@@ -198,6 +198,39 @@ describe('payload keys in the worker settings', () => {
       assert.deepEqual(problems({ ...base, WEBDATA_PAYLOAD_KEYS: `a=${KEY_A}`, WEBDATA_PAYLOAD_KEYS_FILE: join(dir, 'keys') }), ['WEBDATA_PAYLOAD_KEYS and WEBDATA_PAYLOAD_KEYS_FILE: set one of them, not both (they are one setting)']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('codec server over HTTP', () => {
+  test('encode then decode round trips; errors are one-line JSON with their status', async () => {
+    const server = await startCodecServer({ keyring: parsePayloadKeys(`a=${KEY_A}`), maxBodyBytes: 4096 });
+    try {
+      const post = (path: string, body: string, method = 'POST') => fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json', 'x-namespace': 'default' }, body: method === 'POST' ? body : undefined });
+      const plain = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from(JSON.stringify(SECRET_INPUT)).toString('base64') };
+      const encoded = (await (await post('/encode', JSON.stringify({ payloads: [plain] }))).json()) as { payloads: Array<{ metadata: Record<string, string>; data: string }> };
+      assert.equal(Buffer.from(encoded.payloads[0].metadata.encoding, 'base64').toString(), ENCODING);
+      assert.ok(!Buffer.from(encoded.payloads[0].data, 'base64').includes('very-private-path'));
+      const decoded = await (await post('/decode', JSON.stringify(encoded))).json();
+      assert.deepEqual(decoded, { payloads: [plain] });
+
+      const error = async (res: Response, status: number, pattern: RegExp) => {
+        assert.equal(res.status, status);
+        const body = (await res.json()) as { error: string };
+        assert.match(body.error, pattern);
+        assert.doesNotMatch(body.error, /\n/);
+      };
+      await error(await post('/nope', '{}'), 404, /POST \/encode or \/decode/);
+      await error(await post('/decode', '', 'GET'), 405, /use POST/);
+      await error(await post('/decode', 'not json'), 400, /must be JSON/);
+      await error(await post('/decode', JSON.stringify({ payloads: [{ data: '***' }] })), 400, /payloads\.0\.data: must be a base64 string/);
+      await error(await post('/decode', JSON.stringify({ payloads: [plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain, plain] })), 413, /over 4096 bytes/);
+      const other = new EncryptionCodec(parsePayloadKeys(`retired=${KEY_B}`));
+      const [foreign] = await other.encode([defaultPayloadConverter.toPayload('x')]);
+      const asJson = { metadata: Object.fromEntries(Object.entries(foreign.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v).toString('base64')])), data: Buffer.from(foreign.data ?? []).toString('base64') };
+      await error(await post('/decode', JSON.stringify({ payloads: [asJson] })), 422, /key id "retired"/);
+    } finally {
+      await server.close();
     }
   });
 });
