@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { createWorkerLogger } from './logging.js';
 import { WORKFLOW_METRICS_PATH } from './metrics.js';
+import { API_KEY_REF_INTERCEPTOR_PATH } from '../keys/index.js';
 import { workflowBundlerOptions } from './bundler-options.js';
 import { WORKFLOWS_PATH } from './worker.js';
 
@@ -19,14 +20,14 @@ export function tracingWorkflowInterceptorsPath(): string {
 }
 
 /**
- * Writes the bundle of the package's workflows (with the metrics interceptor module, and the
+ * Writes the bundle of the package's workflows (with the metrics and key-name interceptor modules, and the
  * OpenTelemetry one when `tracing`) to `outPath`; returns its size in bytes.
  */
 export async function writeWorkflowBundle(outPath: string, options: { tracing?: boolean } = {}): Promise<number> {
   // webpack's statistics go to DEBUG (TEMPORAL_LOG_LEVEL=DEBUG shows them).
   const level = (process.env.TEMPORAL_LOG_LEVEL ?? 'INFO').toUpperCase();
   const logger = createWorkerLogger((['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'].includes(level) ? level : 'INFO') as 'INFO', 'text');
-  const modules = [WORKFLOW_METRICS_PATH];
+  const modules = [WORKFLOW_METRICS_PATH, API_KEY_REF_INTERCEPTOR_PATH];
   if (options.tracing) modules.push(tracingWorkflowInterceptorsPath());
   const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: modules, logger, ...workflowBundlerOptions() });
   mkdirSync(dirname(resolve(outPath)), { recursive: true });

@@ -23,6 +23,7 @@ import type { createActivities } from '../activities/index.js';
 import { parseRetryPolicy } from '../shared/retry-policies.js';
 import { CREDITS, OUTCOME, PAGES } from '../search-attributes.js';
 import { reads } from './activities.js';
+import { requireApiKeyRefCarrier } from './api-key-ref-carrier.js';
 import { parseProgressQuery } from './definitions.js';
 import { withRunPriority } from './run-priority.js';
 import {
@@ -122,6 +123,7 @@ function failureKind(err: unknown): string | undefined {
 
 export async function parseDocuments(input: ParseDocumentsInput, carried?: ParseDocumentsState): Promise<ParseDocumentsResult> {
   const config = validated(input);
+  requireApiKeyRefCarrier(config.apiKeyRef);
   const state: ParseDocumentsState = carried ?? {
     runId: config.runId ?? workflowInfo().workflowId,
     next: 0,

@@ -15,6 +15,7 @@ import {
 import { lists, reads, support } from './activities.js';
 import { jobEventSignal, progressQuery, raiseBudgetUpdate, tenantBudgetChangedSignal } from './definitions.js';
 import { parsePipelineInput, PipelineInputError, stageEnabled, type PipelineInput, type StageName } from './input.js';
+import { requireApiKeyRefCarrier } from './api-key-ref-carrier.js';
 import { failureText, NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from './report-notes.js';
 import { deadlineOf } from './progress-rule.js';
 import { PipelineRuntime } from './runtime.js';
@@ -74,6 +75,7 @@ function initialState(input: PipelineInput): PipelineState {
     }
     throw err;
   }
+  requireApiKeyRefCarrier(config.apiKeyRef);
   return {
     config,
     runId: config.runId ?? workflowInfo().workflowId,

@@ -10,6 +10,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOW_METRICS_PATH } from '../../src/worker/metrics.js';
 import { workflowBundlerOptions } from '../../src/worker/bundler-options.js';
 import { tracingWorkflowInterceptorsPath } from '../../src/worker/bundle.js';
+import { API_KEY_REF_INTERCEPTOR_PATH } from '../../src/keys/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/webdata-test-bundles');
@@ -63,7 +64,7 @@ async function build(interceptorModules: string[]): Promise<string> {
  * interceptor module, which a worker given a prebuilt bundle expects the bundle to carry.
  */
 export function pipelineWorkflowBundle(): Promise<string> {
-  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH]);
+  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH, API_KEY_REF_INTERCEPTOR_PATH]);
 }
 
 /**
@@ -71,5 +72,5 @@ export function pipelineWorkflowBundle(): Promise<string> {
  * OpenTelemetry workflow interceptors too, as `src/worker/bundle.ts` writes it for tracing.
  */
 export function tracedPipelineWorkflowBundle(): Promise<string> {
-  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH, tracingWorkflowInterceptorsPath()]);
+  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH, API_KEY_REF_INTERCEPTOR_PATH, tracingWorkflowInterceptorsPath()]);
 }
