@@ -6,7 +6,7 @@
 // never a key).
 import { defaultPayloadConverter, type Headers, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { API_KEY_REF_HEADER, apiKeyRefIssue } from '../shared/api-key-ref.js';
-import { markApiKeyRefCarried } from './api-key-ref-carrier.js';
+import { markApiKeyRefCarried } from './api-key-ref.js';
 
 /** The run's key name: a valid `apiKeyRef` of its first argument (an invalid one fails the run's own validation). */
 function refOf(first: unknown): string | undefined {
