@@ -10,4 +10,5 @@ export { apiKeyEnvName, envApiKeyResolver } from './env.js';
 export { fileApiKeyResolver } from './file.js';
 export { ApiKeyResolverError, type ApiKeyResolver } from './resolver.js';
 export { apiKeyResolverFromSetting, type ApiKeysSetting } from './setting.js';
+export { apiKeyResolverFromEnv, unknownApiKeyRefIssue } from './check.js';
 export { API_KEY_REF_HEADER, apiKeyRefIssue, apiKeyRefSchema } from '../shared/api-key-ref.js';

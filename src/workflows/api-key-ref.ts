@@ -4,16 +4,18 @@
 // activities no name, and they would bill the worker's default team: it fails at its start instead.
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 
-let carried = false;
+// On the workflow's global object, not in a module variable: a bundle may hold two copies of this
+// module (the interceptor module resolved from another build of the package than the workflows).
+const CARRIED = Symbol.for('webdata-temporal.apiKeyRefCarried');
 
-/** Called by the interceptor for each run it is installed for. */
+/** Called by the interceptor for each run it is installed for (before the run's code). */
 export function markApiKeyRefCarried(): void {
-  carried = true;
+  (globalThis as Record<symbol, unknown>)[CARRIED] = true;
 }
 
 /** Fails the run (non-retryable, type api_key_ref) when it names a key the bundle cannot carry. */
 export function requireApiKeyRefCarrier(apiKeyRef: string | undefined): void {
-  if (apiKeyRef === undefined || carried) return;
+  if (apiKeyRef === undefined || (globalThis as Record<symbol, unknown>)[CARRIED] === true) return;
   throw ApplicationFailure.create({
     type: 'api_key_ref',
     nonRetryable: true,

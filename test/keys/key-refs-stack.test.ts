@@ -128,6 +128,12 @@ describe('key-refs-stack', () => {
     const history = await handle.fetchHistory();
     const started = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).length;
     assert.equal(started, 1, 'one activity was scheduled: the first');
+
+    // A client with the worker's setting refuses the name before any run starts.
+    await assert.rejects(
+      startPipeline(stack.temporal.client, { ...input('tenant-c'), apiKeyRef: 'acme' }, { taskQueue: stack.taskQueue, workflowId: `keys-c2-${Date.now()}`, apiKeys: fileApiKeyResolver(join(dir, 'keys.json')) }),
+      (e: Error) => e.message === `invalid pipeline input: apiKeyRef: no key named "acme" (WEBDATA_API_KEYS=file:${join(dir, 'keys.json')}: add "acme" to the file)`,
+    );
   });
 
   test('a name whose key the service refuses (401) fails the run without the key in its result or history', async () => {

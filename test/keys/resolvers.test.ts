@@ -10,6 +10,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { WebDataClient } from 'webdata-client';
 import { apiKeyEnvName, apiKeyRefIssue, ApiKeyBook, envApiKeyResolver, fileApiKeyResolver, type ApiKeyResolver } from '../../src/keys/index.js';
 import { parseApiKeysSetting } from '../../src/keys/setting.js';
+import { apiKeyResolverFromEnv, unknownApiKeyRefIssue } from '../../src/keys/check.js';
 import { ClientScope } from '../../src/keys/scoped-client.js';
 import { parsePipelineInput, PipelineInputError } from '../../src/workflows/input.js';
 import { parseParseDocumentsInput } from '../../src/workflows/parse-documents-input.js';
@@ -129,4 +130,13 @@ test('the scoped client delegates each call to the client of its scope, the defa
   });
   assert.deepEqual(inside, { team: other.teamId, origin: base.origin });
   assert.equal(client.teamId, base.teamId);
+});
+
+test('a client with the worker\'s setting refuses an unknown name in the worker\'s words, and a malformed setting in one line', async () => {
+  const resolve = apiKeyResolverFromEnv({ WEBDATA_API_KEYS: 'env', WEBDATA_API_KEY_CUSTOMER_B: KEY_B });
+  assert.ok(resolve);
+  assert.equal(await unknownApiKeyRefIssue('customer-b', resolve), undefined);
+  assert.equal(await unknownApiKeyRefIssue('acme', resolve), 'no key named "acme" (WEBDATA_API_KEYS=env: set WEBDATA_API_KEY_ACME)');
+  assert.equal(apiKeyResolverFromEnv({}), undefined);
+  assert.throws(() => apiKeyResolverFromEnv({ WEBDATA_API_KEYS: 'file:relative.json' }), /^Error: WEBDATA_API_KEYS: must be env or file:\/absolute\/path.json$/);
 });
