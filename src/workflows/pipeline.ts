@@ -251,7 +251,13 @@ async function runStage(pipeline: PipelineRuntime, stage: (typeof ORDER)[number]
   } catch (err) {
     // A key name the worker cannot use fails the run: no later stage could run either.
     const keyRef = apiKeyRefFailure(err);
-    if (keyRef) throw keyRef;
+    if (keyRef) {
+      // The progress query and the UI show the failed stage with the line, not a stage running.
+      Object.assign(pipeline.report(stage), { status: 'failed', reason: keyRef.message });
+      pipeline.status = 'failed';
+      pipeline.publish();
+      throw keyRef;
+    }
     // A non-retryable activity failure (bad options, 402, 403...) fails the stage, not the run,
     // so support ask can look at it and later stages still run.
     if (err instanceof ActivityFailure && !isCancellation(err)) {

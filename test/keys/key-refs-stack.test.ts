@@ -14,7 +14,8 @@ import type { Worker } from '@temporalio/worker';
 import { WebDataClient } from 'webdata-client';
 import { defaultLocalTeam } from 'webdata-service';
 import type { DevStack } from '../../src/cli/dev-stack.js';
-import { startPipeline } from '../../src/client/pipeline.js';
+import { getProgress, startPipeline } from '../../src/client/pipeline.js';
+import { renderProgress } from '../../src/cli/progress-view.js';
 import { fileApiKeyResolver } from '../../src/keys/index.js';
 import { governorWorkflowId } from '../../src/shared/team-governor-messages.js';
 import { createWebDataWorker } from '../../src/worker/worker.js';
@@ -124,10 +125,14 @@ describe('key-refs-stack', () => {
     const handle = await startPipeline(stack.temporal.client, { ...input('tenant-c'), apiKeyRef: 'acme', polling: TEST_POLLING }, { taskQueue: stack.taskQueue, workflowId: `keys-c-${Date.now()}` });
     const err = await handle.result().then(() => undefined, (e: unknown) => e);
     assert.ok(err instanceof WorkflowFailedError, `the run failed, got ${String(err)}`);
-    assert.equal(err.cause?.message, 'apiKeyRef: no key named "acme" (WEBDATA_API_KEYS=file:' + join(dir, 'keys.json') + ': add "acme" to the file)');
+    const line = `apiKeyRef: no key named "acme" (WEBDATA_API_KEYS=file:${join(dir, 'keys.json')}: add "acme" to the file)`;
+    assert.equal(err.cause?.message, line);
     const history = await handle.fetchHistory();
     const started = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).length;
     assert.equal(started, 1, 'one activity was scheduled: the first');
+    // `webdata status` shows the failed stage with the line.
+    const shown = renderProgress(await getProgress(stack.temporal.client, handle.workflowId)).join('\n');
+    assert.ok(shown.includes(line), shown);
 
     // A client with the worker's setting refuses the name before any run starts.
     await assert.rejects(
