@@ -15,6 +15,10 @@ import { ClientScope } from '../../src/keys/scoped-client.js';
 import { parsePipelineInput, PipelineInputError } from '../../src/workflows/input.js';
 import { parseParseDocumentsInput } from '../../src/workflows/parse-documents-input.js';
 import { readWorkerSettings } from '../../src/config/worker-env.js';
+import type { WorkerOptions } from '@temporalio/worker';
+import { createStore } from 'webdata-storage';
+import { webDataPlugin } from '../../src/worker/plugin.js';
+import { API_KEY_REF_INTERCEPTOR_PATH } from '../../src/keys/index.js';
 
 const KEY_B = 'fc-0123456789abcdef0123456789abcdef';
 const base = new WebDataClient({ apiKey: 'default-key', baseUrl: 'http://127.0.0.1:9' });
@@ -139,4 +143,20 @@ test('a client with the worker\'s setting refuses an unknown name in the worker\
   assert.equal(await unknownApiKeyRefIssue('acme', resolve), 'no key named "acme" (WEBDATA_API_KEYS=env: set WEBDATA_API_KEY_ACME)');
   assert.equal(apiKeyResolverFromEnv({}), undefined);
   assert.throws(() => apiKeyResolverFromEnv({ WEBDATA_API_KEYS: 'file:relative.json' }), /^Error: WEBDATA_API_KEYS: must be env or file:\/absolute\/path.json$/);
+});
+
+test('the plugin adds the key-name interceptors: the workflow module (unless the bundle is prebuilt) and the activity one', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'webdata-keys-store-'));
+  const store = await createStore(dir);
+  try {
+    const plugin = webDataPlugin({ client: base, store }, { apiKeys: envApiKeyResolver({}) });
+    const built = await plugin.configureWorker!({ taskQueue: 'keys' } as WorkerOptions);
+    assert.ok(built.interceptors?.workflowModules?.includes(API_KEY_REF_INTERCEPTOR_PATH));
+    assert.equal(built.interceptors?.activity?.length, 1);
+    const prebuilt = await plugin.configureWorker!({ taskQueue: 'keys', workflowBundle: { codePath: '/tmp/bundle.js' } } as WorkerOptions);
+    assert.equal(prebuilt.interceptors?.workflowModules, undefined, 'a prebuilt bundle carries its own modules');
+    assert.equal(prebuilt.interceptors?.activity?.length, 1);
+  } finally {
+    await store.close();
+  }
 });
