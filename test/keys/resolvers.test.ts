@@ -149,7 +149,8 @@ test('the plugin adds the key-name interceptors: the workflow module (unless the
   const dir = mkdtempSync(join(tmpdir(), 'webdata-keys-store-'));
   const store = await createStore(dir);
   try {
-    const plugin = webDataPlugin({ client: base, store }, { apiKeys: envApiKeyResolver({}) });
+    // metrics off: the metrics would install Temporal's Runtime, which the stack's file installs its own way.
+    const plugin = webDataPlugin({ client: base, store }, { metrics: false, apiKeys: envApiKeyResolver({}) });
     const built = await plugin.configureWorker!({ taskQueue: 'keys' } as WorkerOptions);
     assert.ok(built.interceptors?.workflowModules?.includes(API_KEY_REF_INTERCEPTOR_PATH));
     assert.equal(built.interceptors?.activity?.length, 1);
