@@ -120,6 +120,7 @@ test('a rotated key gets a new client after the time to live; the same key keeps
   key = 'fc-rotated';
   const second = await book.clientFor('customer-b');
   assert.notEqual(second.teamId, first.teamId);
+  assert.throws(() => base.withApiKey(' '), (e: Error) => e.message === 'client options: apiKey: is required');
 });
 
 test('the scoped client delegates each call to the client of its scope, the default outside', async () => {
