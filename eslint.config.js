@@ -13,6 +13,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 //   client/ webhooks/ worker/ devserver/   start and read runs; receive webhooks; host the
 //                               workflows and activities; start a Temporal dev server
 //   config/                     the worker's settings, read from the environment
+//   keys/                       API keys by reference: resolves the key a run names, in the worker
 //   workflows/                  deterministic code, bundled: takes only types from activities/
 //   activities/                 the I/O the workflows schedule
 //   coordination/               calls, with a Temporal client, to the tenant ledger and team
@@ -31,6 +32,7 @@ export const importOrderOptions = {
     ['index.ts', 'api.ts', 'worker.ts', 'plugin.ts', 'storage.ts'],
     ['client', 'webhooks', 'worker', 'devserver'],
     ['config'],
+    ['keys'],
     ['workflows'],
     ['activities'],
     ['coordination'],

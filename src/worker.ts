@@ -13,6 +13,10 @@ export { createWebDataMetrics, withStoreMetrics, combineObservers, WORKFLOW_METR
 export { readOtlpSettings, startTracing, TracingUnavailableError, TRACING_PACKAGES, type OtlpSettings, type Tracing } from './worker/tracing.js';
 export { createWorkerLogger, formatLogLine } from './worker/logging.js';
 export { readWorkerSettings, WorkerSettingsError, type WorkerSettings } from './config/worker-env.js';
+export {
+  API_KEY_REF_INTERCEPTOR_PATH, API_KEY_REF_HEADER, createApiKeyRefs, envApiKeyResolver, fileApiKeyResolver, apiKeyEnvName, apiKeyResolverFromSetting,
+  ApiKeyResolverError, type ApiKeyResolver, type ApiKeyRefs,
+} from './keys/index.js';
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await runWorkerFromEnv();

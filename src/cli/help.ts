@@ -23,6 +23,8 @@ export const RUN_FLAGS_HELP = `Input (flags override single fields of --input an
   --tenant NAME              tenant: the customer the run is for (fairness key, search attribute,
                              metrics label); 1-64 of A-Z a-z 0-9 . _ -
   --priority 1-5             priorityKey: Temporal priority of the run's tasks (1 first; default 3)
+  --api-key-ref NAME         apiKeyRef: the NAME of the API key the run is billed with, resolved by
+                             the worker (WEBDATA_API_KEYS); never the key itself
   --task-queue Q             worker task queue (default webdata)
   --workflow-id ID           workflow id (default webdata-<host>-<timestamp>)
   --dry-run                  print the merged, validated PipelineInput as JSON and exit (no connection)`;

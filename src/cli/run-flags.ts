@@ -22,6 +22,7 @@ export const runFlags = {
   'webhook-url': { type: 'string' },
   tenant: { type: 'string' },
   priority: { type: 'string' },
+  'api-key-ref': { type: 'string' },
   'task-queue': { type: 'string' },
   'workflow-id': { type: 'string' },
   'dry-run': { type: 'boolean' },

@@ -83,6 +83,7 @@ export function inputFromFlags(url: string | undefined, v: Values): PipelineInpu
   if (v['webhook-url'] !== undefined) input.webhookUrl = v['webhook-url'];
   if (v.tenant !== undefined) input.tenant = v.tenant;
   if (v.priority !== undefined) input.priorityKey = int('priority', v.priority);
+  if (v['api-key-ref'] !== undefined) input.apiKeyRef = v['api-key-ref'];
   return JSON.parse(JSON.stringify(input)) as PipelineInput; // drops undefined members
 }
 

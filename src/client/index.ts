@@ -15,3 +15,8 @@ export { listTenantUsage, setTenantBudget } from './tenants.js';
 export { reserveTenantCredits, settleTenantCredits, tenantUsage, type LedgerOptions, type Reservation, type TenantUsage } from '../coordination/tenant-ledger.js';
 export { governorStatus, type GovernorStatus } from '../coordination/team-governor.js';
 export { DEFAULT_TENANT, priorityOf, tenantSchema } from '../shared/tenant.js';
+export { apiKeyResolverFromEnv, unknownApiKeyRefIssue } from '../keys/check.js';
+export { envApiKeyResolver, apiKeyEnvName } from '../keys/env.js';
+export { fileApiKeyResolver } from '../keys/file.js';
+export type { ApiKeyResolver } from '../keys/resolver.js';
+export { apiKeyRefIssue } from '../shared/api-key-ref.js';

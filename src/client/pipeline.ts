@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { webDataPipeline } from '../workflows/pipeline.js';
 import { PIPELINE_WORKFLOW_TYPE, progressQuery, raiseBudgetUpdate, type PipelineProgress } from '../workflows/definitions.js';
-import { parsePipelineInput, recordAddressPolicy, type PipelineConfig, type PipelineInput } from '../workflows/input.js';
+import { parsePipelineInput, PipelineInputError, recordAddressPolicy, type PipelineConfig, type PipelineInput } from '../workflows/input.js';
+import { unknownApiKeyRefIssue } from '../keys/check.js';
+import type { ApiKeyResolver } from '../keys/resolver.js';
 import { addressPolicy, type AddressPolicyOption } from './address-policy.js';
 import type { PipelineResult } from '../workflows/state.js';
 import { OUTCOME, STAGE, TARGET_HOST, TENANT } from '../search-attributes.js';
@@ -22,6 +24,8 @@ export interface StartPipelineOptions extends AddressPolicyOption {
   workflowId?: string;
   /** Register the package's search attributes on the namespace (dev servers register them at start). */
   searchAttributes?: boolean;
+  /** The worker's key names (e.g. apiKeyResolverFromEnv()): a run naming an unknown one is refused before it starts. */
+  apiKeys?: ApiKeyResolver;
   /**
    * The target host in what Temporal keeps in clear: the default workflow id and the
    * WebdataTargetHost search attribute. Default: shown, unless the client encrypts payloads with
@@ -67,6 +71,8 @@ export async function startPipeline(client: Client, input: PipelineInput, option
   const policy = addressPolicy(options);
   const recorded = recordAddressPolicy(input, policy);
   const config = parsePipelineInput(recorded, policy);
+  const unknownKey = options.apiKeys && config.apiKeyRef !== undefined ? await unknownApiKeyRefIssue(config.apiKeyRef, options.apiKeys) : undefined;
+  if (unknownKey) throw new PipelineInputError([{ path: 'apiKeyRef', message: unknownKey }]);
   const hostShown = showsHost(client, options.hostInVisibility);
   const workflowId = options.workflowId ?? (hostShown
     ? `webdata-${hostOf(config.url).replace(/[^a-z0-9.-]/gi, '-')}-${Date.now()}`

@@ -40,6 +40,8 @@ export const ENVCONFIG_VARIABLES: readonly string[] = [
 export const SETTINGS: readonly EnvVariable[] = [
   { name: 'WEBDATA_API_URL', default: '- (required by the worker)', meaning: 'The Web Data Extraction Service, an http(s) URL, e.g. `http://127.0.0.1:3002` for the local service.', readers: ['worker', 'CLI'] },
   { name: 'WEBDATA_API_KEY', default: '- (required by the worker)', meaning: 'The service\'s API key. It stays in the worker: never in input, memo, search attributes, logs or errors.', readers: ['worker', 'CLI'] },
+  { name: 'WEBDATA_API_KEYS', default: 'unset (a run that names a key fails)', meaning: 'Where the worker finds the keys runs name by reference (`apiKeyRef`): `env` (each in `WEBDATA_API_KEY_<NAME>`) or `file:/path` (a JSON object of names to keys; a key changed in it applies within 30 s). WEBDATA_API_KEY stays the key of runs that name none. `webdata run` reads it too and refuses an unknown name before starting. See docs/api-keys-by-reference.md.', readers: ['worker', 'CLI'] },
+  { name: 'WEBDATA_API_KEY_*', default: '-', meaning: 'With WEBDATA_API_KEYS=env: the key of the name `*` (upper-cased, other characters than letters and digits as `_`: `customer-b` is WEBDATA_API_KEY_CUSTOMER_B).', readers: ['worker', 'CLI'] },
   { name: 'WEBDATA_API_TIMEOUT_MS', default: '60000', meaning: 'Deadline of one request to the service, in milliseconds (a whole number of at least 1).', readers: ['worker'] },
   { name: 'WEBDATA_TASK_QUEUE', default: '`webdata`', meaning: 'The task queue the worker polls.', readers: ['worker'] },
   { name: 'WEBDATA_STORE', default: '`.data/store`', meaning: 'The document store: a folder (JSON Lines) or a `postgres://` URL (`?schema=name`; install `pg`). `webdata export` and `webdata changes` read it too (`--store` overrides).', readers: ['worker', 'CLI'] },
@@ -82,6 +84,6 @@ export const INTERNAL: readonly EnvVariable[] = [
 
 /** Every name the reference knows: settings, internal ones, and envconfig's (`*` a prefix). */
 export function knownVariable(name: string): boolean {
-  if ([...SETTINGS, ...INTERNAL].some((v) => v.name === name)) return true;
+  if ([...SETTINGS, ...INTERNAL].some((v) => v.name === name || (v.name.endsWith('*') && name.startsWith(v.name.slice(0, -1))))) return true;
   return ENVCONFIG_VARIABLES.some((v) => (v.endsWith('*') ? name.startsWith(v.slice(0, -1)) : v === name));
 }

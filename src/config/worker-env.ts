@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { addressAllowanceOption, parseAddressAllowance } from 'webdata-contract';
 import { parsePayloadKeys, readPayloadKeysFile, type PayloadKeyring } from '../codec/index.js';
+import { API_KEYS_SETTING_RULE, parseApiKeysSetting, type ApiKeysSetting } from '../keys/setting.js';
 
 const positiveInt = (name: string) =>
   z.string().regex(/^\d+$/, { error: `${name}: must be a whole number` }).transform(Number).pipe(z.number().int().min(1, { error: `${name}: must be at least 1` }));
@@ -13,6 +14,10 @@ const positiveNumber = (name: string) =>
 const envSchema = z.object({
   WEBDATA_API_URL: z.url({ protocol: /^https?$/, error: 'WEBDATA_API_URL: must be an http(s) URL, e.g. http://127.0.0.1:3002' }),
   WEBDATA_API_KEY: z.string({ error: 'WEBDATA_API_KEY: is required (the service API key)' }).min(1, { error: 'WEBDATA_API_KEY: is required (the service API key)' }),
+  WEBDATA_API_KEYS: z.string().optional().transform((value, ctx) => {
+    if (value === undefined || value === '') return undefined;
+    return parseApiKeysSetting(value) ?? (ctx.addIssue({ code: 'custom', message: API_KEYS_SETTING_RULE }), z.NEVER);
+  }),
   WEBDATA_TASK_QUEUE: z.string().min(1).default('webdata'),
   WEBDATA_STORE: z.string().min(1).default('.data/store'),
   WEBDATA_MAX_CONCURRENT_ACTIVITIES: positiveInt('WEBDATA_MAX_CONCURRENT_ACTIVITIES').optional(),
@@ -64,6 +69,8 @@ function payloadKeys(value: string | undefined, parse: (value: string) => Payloa
 export interface WorkerSettings {
   apiUrl: string;
   apiKey: string;
+  /** Where keys named by runs (input.apiKeyRef) are found (WEBDATA_API_KEYS); unset: a run naming one fails. */
+  apiKeys?: ApiKeysSetting;
   taskQueue: string;
   store: string;
   maxConcurrentActivities?: number;
@@ -138,6 +145,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
   return {
     apiUrl: e.WEBDATA_API_URL,
     apiKey: e.WEBDATA_API_KEY,
+    apiKeys: e.WEBDATA_API_KEYS,
     taskQueue: e.WEBDATA_TASK_QUEUE,
     store: e.WEBDATA_STORE,
     maxConcurrentActivities: e.WEBDATA_MAX_CONCURRENT_ACTIVITIES,

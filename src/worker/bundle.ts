@@ -11,6 +11,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { FAILURE_CONVERTER_PATH, payloadKeysFromEnv } from '../codec/index.js';
 import { createWorkerLogger } from './logging.js';
 import { WORKFLOW_METRICS_PATH } from './metrics.js';
+import { API_KEY_REF_INTERCEPTOR_PATH } from '../keys/index.js';
 import { workflowBundlerOptions } from './bundler-options.js';
 import { WORKFLOWS_PATH } from './worker.js';
 
@@ -20,15 +21,15 @@ export function tracingWorkflowInterceptorsPath(): string {
 }
 
 /**
- * Writes the bundle of the package's workflows (with the metrics interceptor module, the
- * OpenTelemetry one when `tracing`, and the encoded failure converter when `encryptedPayloads`:
- * for workers with WEBDATA_PAYLOAD_KEYS) to `outPath`; returns its size in bytes.
+ * Writes the bundle of the package's workflows (with the metrics and key-name interceptor modules,
+ * the OpenTelemetry one when `tracing`, and the encoded failure converter when
+ * `encryptedPayloads`: for workers with WEBDATA_PAYLOAD_KEYS) to `outPath`; returns its size in bytes.
  */
 export async function writeWorkflowBundle(outPath: string, options: { tracing?: boolean; encryptedPayloads?: boolean } = {}): Promise<number> {
   // webpack's statistics go to DEBUG (TEMPORAL_LOG_LEVEL=DEBUG shows them).
   const level = (process.env.TEMPORAL_LOG_LEVEL ?? 'INFO').toUpperCase();
   const logger = createWorkerLogger((['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'].includes(level) ? level : 'INFO') as 'INFO', 'text');
-  const modules = [WORKFLOW_METRICS_PATH];
+  const modules = [WORKFLOW_METRICS_PATH, API_KEY_REF_INTERCEPTOR_PATH];
   if (options.tracing) modules.push(tracingWorkflowInterceptorsPath());
   const failureConverterPath = options.encryptedPayloads ? FAILURE_CONVERTER_PATH : undefined;
   const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: modules, failureConverterPath, logger, ...workflowBundlerOptions() });

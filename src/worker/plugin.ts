@@ -11,6 +11,7 @@ import { createWebDataMetrics, withStoreMetrics, WORKFLOW_METRICS_PATH } from '.
 import { workflowMetricsSinks } from './workflow-metrics-sink.js';
 import { workflowBundlerOptions } from './bundler-options.js';
 import { WORKFLOWS_PATH } from './worker.js';
+import { API_KEY_REF_INTERCEPTOR_PATH, createApiKeyRefs, type ApiKeyResolver } from '../keys/index.js';
 
 export const PLUGIN_NAME = 'webdata-temporal';
 
@@ -24,25 +25,31 @@ function withWorkflows<T extends { workflowsPath?: string; workflowBundle?: unkn
  * the runtime's meter (exported when the Runtime has a metrics exporter; see docs/operations.md "Observe it").
  * The workflow part needs the interceptor module in the bundle: added unless the Worker has a
  * prebuilt bundle (then bundle with `WORKFLOW_METRICS_PATH` among workflowInterceptorModules).
+ * `apiKeys` resolves the keys runs name (input.apiKeyRef; docs/api-keys-by-reference.md); the
+ * workflow side needs API_KEY_REF_INTERCEPTOR_PATH in the bundle (added unless prebuilt).
  */
-export function webDataPlugin(deps: ActivityDeps, options: { metrics?: boolean } = {}): WorkerPlugin {
+export function webDataPlugin(deps: ActivityDeps, options: { metrics?: boolean; apiKeys?: ApiKeyResolver } = {}): WorkerPlugin {
   return {
     get name() {
       return PLUGIN_NAME;
     },
     configureWorker(workerOptions: WorkerOptions): WorkerOptions {
       const metrics = options.metrics === false ? undefined : createWebDataMetrics();
-      const activities = createActivities(metrics ? { ...deps, store: withStoreMetrics(deps.store, metrics) } : deps);
+      const keyRefs = createApiKeyRefs({ client: deps.client, resolve: options.apiKeys });
+      const keyed = { ...deps, client: keyRefs.client };
+      const activities = createActivities(metrics ? { ...keyed, store: withStoreMetrics(deps.store, metrics) } : keyed);
       // The user's own activities win a name clash: theirs are the more specific choice.
       const configured = withWorkflows({
         ...workerOptions,
         activities: { ...activities, ...workerOptions.activities },
         // Registered with metrics off too (a no-op meter): the ledger workflows report through it.
         sinks: { ...(metrics?.workflowSinks ?? workflowMetricsSinks(noopMetricMeter)), ...workerOptions.sinks },
+        interceptors: { ...workerOptions.interceptors, activity: [...(workerOptions.interceptors?.activity ?? []), keyRefs.activityInterceptor] },
       });
-      if (!metrics || configured.workflowBundle) return configured;
+      if (configured.workflowBundle) return configured;
       const interceptors = configured.interceptors;
-      return { ...configured, interceptors: { ...interceptors, workflowModules: [...(interceptors?.workflowModules ?? []), WORKFLOW_METRICS_PATH] } };
+      const modules = [...(interceptors?.workflowModules ?? []), ...(metrics ? [WORKFLOW_METRICS_PATH] : []), API_KEY_REF_INTERCEPTOR_PATH];
+      return { ...configured, interceptors: { ...interceptors, workflowModules: modules } };
     },
     configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
       return withWorkflows(options);

@@ -7,6 +7,7 @@ import { NativeConnection, Runtime, Worker, type LogLevel, type RuntimeOptions, 
 import { WebDataClient } from 'webdata-client';
 import type { PrivateAddressOption } from 'webdata-contract';
 import { createActivities } from '../activities/index.js';
+import { API_KEY_REF_INTERCEPTOR_PATH, apiKeyResolverFromSetting, createApiKeyRefs, type ApiKeyResolver } from '../keys/index.js';
 import { readWorkerSettings, WorkerSettingsError, type WorkerSettings } from '../config/worker-env.js';
 import { workflowBundlerOptions } from './bundler-options.js';
 import { createWorkerLogger, formatLogLine } from './logging.js';
@@ -77,6 +78,11 @@ export interface WebDataWorkerOptions {
    * "versioning behavior cannot be specified without deployment options".)
    */
   deployment?: { deploymentName: string; buildId: string; defaultVersioningBehavior?: VersioningBehavior };
+  /**
+   * Resolves the key a run names (input.apiKeyRef) to an API key: `client` serves runs that name
+   * none. Unset: a run that names a key fails at its first activity (docs/api-keys-by-reference.md).
+   */
+  apiKeys?: ApiKeyResolver;
   /** Extra WorkerOptions (interceptors, sinks, plugins, tuning). */
   overrides?: Partial<WorkerOptions>;
   /**
@@ -100,12 +106,16 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
   if (options.workflowBundlePath) checkBundleConverter(options.workflowBundlePath, dataConverter);
   // A prebuilt bundle carries its interceptor modules (bundle.ts adds the metrics one).
   const workflowModules = options.workflowBundlePath || !metrics ? interceptors?.workflowModules : [...(interceptors?.workflowModules ?? []), WORKFLOW_METRICS_PATH];
+  // Key names: the workflow side carries a run's name to its activities (a prebuilt bundle has it,
+  // bundle.ts), the activity side runs each activity with its name's client.
+  const keyModules = options.workflowBundlePath ? workflowModules : [...(workflowModules ?? []), API_KEY_REF_INTERCEPTOR_PATH];
+  const keyRefs = createApiKeyRefs({ client: options.client, resolve: options.apiKeys });
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
     ...workflowSource,
-    activities: createActivities({ client: options.client, store, collectPageSize: options.collectPageSize, followMaxIdleMs: options.followMaxIdleMs, robotsUserAgent: options.robotsUserAgent, changesWebhookSecret: options.changesWebhookSecret, allowPrivateAddresses: options.allowPrivateAddresses }),
+    activities: createActivities({ client: keyRefs.client, store, collectPageSize: options.collectPageSize, followMaxIdleMs: options.followMaxIdleMs, robotsUserAgent: options.robotsUserAgent, changesWebhookSecret: options.changesWebhookSecret, allowPrivateAddresses: options.allowPrivateAddresses }),
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
     maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTaskExecutions,
     maxTaskQueueActivitiesPerSecond: options.maxTaskQueueActivitiesPerSecond,
@@ -122,7 +132,7 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
     ...options.overrides,
     // Registered with metrics off too (a no-op meter): the ledger workflows report through it.
     sinks: { ...(metrics?.workflowSinks ?? workflowMetricsSinks(noopMetricMeter)), ...options.overrides?.sinks },
-    ...(workflowModules ? { interceptors: { ...interceptors, workflowModules } } : {}),
+    interceptors: { ...interceptors, ...(keyModules ? { workflowModules: keyModules } : {}), activity: [...(interceptors?.activity ?? []), keyRefs.activityInterceptor] },
   });
 }
 
@@ -174,6 +184,7 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
     allowPrivateAddresses: settings.allowPrivateAddresses,
     deployment: settings.deployment,
     payloadKeys: settings.payloadKeys,
+    apiKeys: apiKeyResolverFromSetting(settings.apiKeys, env),
     metrics,
     overrides: tracing ? { plugins: [tracing.plugin] } : undefined,
   });

@@ -26,6 +26,7 @@ import {
 } from 'webdata-contract';
 import { lazyStrictObject } from './lazy-schema.js';
 import { priorityKeySchema, tenantSchema } from '../shared/tenant.js';
+import { apiKeyRefSchema } from '../shared/api-key-ref.js';
 import { DEFAULT_LEASE_TTL_MS, DEFAULT_OVERCOMMIT, MAX_OVERCOMMIT } from '../shared/team-governor-rules.js';
 
 export const STAGES = ['map', 'select', 'crawl', 'batch', 'interact', 'agent', 'support'] as const;
@@ -90,6 +91,8 @@ const pipelineInput = lazyStrictObject({
   tenant: () => tenantSchema.optional(),
   /** Temporal priority of the run's tasks: 1 (first) to 5 (last); default 3. */
   priorityKey: () => priorityKeySchema.optional(),
+  /** The NAME of the API key the run is billed with (its team), resolved by the worker; unset: the worker's WEBDATA_API_KEY. */
+  apiKeyRef: () => apiKeyRefSchema.optional(),
   map: () => mapRequestSchema.omit({ url: true, origin: true, integration: true }).optional(),
   select: () => z.strictObject({
     include: patternListSchema.optional(),

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { formatIssues, MIN_BUDGET_CREDITS, parseOptionsSchema } from 'webdata-contract';
 import { lazyStrictObject, once } from './lazy-schema.js';
 import { priorityKeySchema, tenantSchema } from '../shared/tenant.js';
+import { apiKeyRefSchema } from '../shared/api-key-ref.js';
 
 /** Files a run may list: the list travels in each continue-as-new, so it stays small. */
 export const MAX_PARSE_FILES = 10_000;
@@ -52,6 +53,8 @@ const parseDocumentsInput = lazyStrictObject({
   tenant: () => tenantSchema.optional(),
   /** Temporal priority of the run's tasks: 1 (first) to 5 (last); default 3. */
   priorityKey: () => priorityKeySchema.optional(),
+  /** The NAME of the API key the files are parsed with (its team), resolved by the worker; unset: WEBDATA_API_KEY. */
+  apiKeyRef: () => apiKeyRefSchema.optional(),
   budget: () => z.strictObject({
     /** Credits the run may spend: no file is started whose estimated cost would pass it. */
     credits: z.number().int().min(MIN_BUDGET_CREDITS),

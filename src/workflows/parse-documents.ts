@@ -23,6 +23,7 @@ import type { createActivities } from '../activities/index.js';
 import { parseRetryPolicy } from '../shared/retry-policies.js';
 import { CREDITS, OUTCOME, PAGES } from '../search-attributes.js';
 import { reads } from './activities.js';
+import { apiKeyRefFailure, requireApiKeyRefCarrier } from './api-key-ref.js';
 import { parseProgressQuery } from './definitions.js';
 import { withRunPriority } from './run-priority.js';
 import {
@@ -122,6 +123,7 @@ function failureKind(err: unknown): string | undefined {
 
 export async function parseDocuments(input: ParseDocumentsInput, carried?: ParseDocumentsState): Promise<ParseDocumentsResult> {
   const config = validated(input);
+  requireApiKeyRefCarrier(config.apiKeyRef);
   const state: ParseDocumentsState = carried ?? {
     runId: config.runId ?? workflowInfo().workflowId,
     next: 0,
@@ -184,6 +186,9 @@ export async function parseDocuments(input: ParseDocumentsInput, carried?: Parse
       state.credits.spent += Math.max(0, result.creditsUsed);
     } catch (err) {
       if (isCancellation(err)) throw err;
+      // A key name the worker cannot use ends the run: every file would fail the same way.
+      const keyRef = apiKeyRefFailure(err);
+      if (keyRef) throw keyRef;
       // No parse route on this service: nothing will parse; this file and the rest are skipped.
       const missing = notAvailableMessage(err);
       if (missing !== undefined) {

@@ -15,6 +15,7 @@ import {
 import { lists, reads, support } from './activities.js';
 import { jobEventSignal, progressQuery, raiseBudgetUpdate, tenantBudgetChangedSignal } from './definitions.js';
 import { parsePipelineInput, PipelineInputError, stageEnabled, type PipelineInput, type StageName } from './input.js';
+import { apiKeyRefFailure, requireApiKeyRefCarrier } from './api-key-ref.js';
 import { failureText, NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from './report-notes.js';
 import { deadlineOf } from './progress-rule.js';
 import { PipelineRuntime } from './runtime.js';
@@ -74,6 +75,7 @@ function initialState(input: PipelineInput): PipelineState {
     }
     throw err;
   }
+  requireApiKeyRefCarrier(config.apiKeyRef);
   return {
     config,
     runId: config.runId ?? workflowInfo().workflowId,
@@ -247,6 +249,15 @@ async function runStage(pipeline: PipelineRuntime, stage: (typeof ORDER)[number]
   try {
     return await RUNNERS[stage](pipeline);
   } catch (err) {
+    // A key name the worker cannot use fails the run: no later stage could run either.
+    const keyRef = apiKeyRefFailure(err);
+    if (keyRef) {
+      // The progress query and the UI show the failed stage with the line, not a stage running.
+      Object.assign(pipeline.report(stage), { status: 'failed', reason: keyRef.message });
+      pipeline.status = 'failed';
+      pipeline.publish();
+      throw keyRef;
+    }
     // A non-retryable activity failure (bad options, 402, 403...) fails the stage, not the run,
     // so support ask can look at it and later stages still run.
     if (err instanceof ActivityFailure && !isCancellation(err)) {

@@ -11,6 +11,7 @@ import { WORKFLOW_METRICS_PATH } from '../../src/worker/metrics.js';
 import { workflowBundlerOptions } from '../../src/worker/bundler-options.js';
 import { tracingWorkflowInterceptorsPath } from '../../src/worker/bundle.js';
 import { FAILURE_CONVERTER_PATH } from '../../src/codec/index.js';
+import { API_KEY_REF_INTERCEPTOR_PATH } from '../../src/keys/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/webdata-test-bundles');
@@ -69,7 +70,7 @@ async function build(interceptorModules: string[], failureConverterPath?: string
  * interceptor module, which a worker given a prebuilt bundle expects the bundle to carry.
  */
 export function pipelineWorkflowBundle(): Promise<string> {
-  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH]);
+  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH, API_KEY_REF_INTERCEPTOR_PATH]);
 }
 
 /**
@@ -77,7 +78,7 @@ export function pipelineWorkflowBundle(): Promise<string> {
  * OpenTelemetry workflow interceptors too, as `src/worker/bundle.ts` writes it for tracing.
  */
 export function tracedPipelineWorkflowBundle(): Promise<string> {
-  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH, tracingWorkflowInterceptorsPath()]);
+  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH, API_KEY_REF_INTERCEPTOR_PATH, tracingWorkflowInterceptorsPath()]);
 }
 
 /**
@@ -85,5 +86,5 @@ export function tracedPipelineWorkflowBundle(): Promise<string> {
  * converter, as `src/worker/bundle.ts` writes it when the keys are set.
  */
 export function encryptedPipelineWorkflowBundle(): Promise<string> {
-  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH], FAILURE_CONVERTER_PATH);
+  return cachedWorkflowBundle([WORKFLOW_METRICS_PATH, API_KEY_REF_INTERCEPTOR_PATH], FAILURE_CONVERTER_PATH);
 }

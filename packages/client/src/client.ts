@@ -156,6 +156,7 @@ export type JobStatusPage = JobStatusQuery | string;
 export class WebDataClient {
   private readonly http: HttpTransport;
   private readonly allowance: AddressAllowance;
+  private readonly options: WebDataClientOptions;
   /** An opaque id of the API team this client speaks for: a hash of base URL and key, never the key. */
   readonly teamId: string;
 
@@ -172,6 +173,7 @@ export class WebDataClient {
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {
       throw new WebDataApiError({ kind: 'validation', code: 'LOCAL_VALIDATION', message: 'client options: baseUrl: must be a valid http(s) URL' });
     }
+    this.options = options;
     this.http = new HttpTransport(options);
     this.teamId = createHash('sha256').update(`${base.origin}${base.pathname}\0${options.apiKey}`).digest('hex').slice(0, 24);
     this.allowance = clientAllowance(options.allowPrivateAddresses);
@@ -180,6 +182,15 @@ export class WebDataClient {
   /** Origin every request goes to; the only origin a `next` URL may have. */
   get origin(): string {
     return this.http.origin;
+  }
+
+  /**
+   * A client of the same service and options that speaks with another API key (another team, its
+   * own teamId and Retry-After holds). It shares this client's connection pool, which stays this
+   * client's to close: the sibling's close() releases nothing.
+   */
+  withApiKey(apiKey: string): WebDataClient {
+    return new WebDataClient({ ...this.options, apiKey, dispatcher: this.http.dispatcher });
   }
 
   /** Releases the client's own connection pool (a caller-provided dispatcher is left open). */

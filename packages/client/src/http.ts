@@ -110,7 +110,8 @@ export class HttpTransport {
   readonly origin: string;
   private readonly apiKey: string;
   private readonly timeoutMs: number;
-  private readonly dispatcher: Dispatcher;
+  /** The connection pool requests go through (a sibling client of another key may share it). */
+  readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly userAgent: string;
   private readonly observer: RequestObserver | undefined;

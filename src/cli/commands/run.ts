@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { CancelledFailure, WorkflowFailedError, type Client } from '@temporalio/client';
 import { getProgress, startPipeline, type PipelineHandle } from '../../client/pipeline.js';
 import { PipelineInputError } from '../../workflows/input.js';
+import { apiKeyResolverFromEnv } from '../../keys/check.js';
 import type { PipelineResult } from '../../workflows/state.js';
 import { connectClient } from '../connect.js';
 import { CliError, oneLine, UsageError } from '../errors.js';
@@ -48,7 +49,8 @@ export async function runPipeline(
 ): Promise<number> {
   let handle;
   try {
-    handle = await startPipeline(client, input, { taskQueue: options.taskQueue, workflowId: options.workflowId });
+    // With the worker's WEBDATA_API_KEYS here too, an unknown key name is refused before the run starts.
+    handle = await startPipeline(client, input, { taskQueue: options.taskQueue, workflowId: options.workflowId, apiKeys: apiKeyResolverFromEnv() });
   } catch (err) {
     if (err instanceof PipelineInputError) {
       throw new UsageError(`invalid input: ${err.issues.map((i) => `${i.path || '(input)'}: ${i.message}`).join('; ')}`, { cause: err });
