@@ -8,4 +8,5 @@ import './ledger-rules.test.js';
 import './limit-rules.test.js';
 import './tenant-budget.test.js';
 import './tenant-budget-wait.test.js';
+import './tenant-limits.test.js';
 import './tenant-rules.test.js';
