@@ -130,6 +130,20 @@ describe('tenant-limits', () => {
     await recordHistory(stack.temporal.client, [...waiting][0], 'tenant-hour-waited');
   });
 
+  test('a run that died holding a slot (terminated) does not hold it forever: the next run finds it closed', async () => {
+    const tenant = `dead-${stamp}`;
+    await setTenantLimits(stack.temporal.client, tenant, { maxRunsInFlight: 1 }, { taskQueue: stack.taskQueue });
+    // The crawl's first page answers after 60 s: the run holds its slot, then is terminated (no release).
+    const dead = await start({ ...crawlOnly(tenant, 3), url: `${stack.service.siteUrl as string}/slow?ms=60000` }, `dead-${stamp}`);
+    await until('the slot held', async () => (await tenantUsage(stack.temporal.client, tenant))?.limits?.runsInFlight === 1);
+    await dead.terminate('the test kills it holding a slot');
+    const next = await start(crawlOnly(tenant, 3), `dead-next-${stamp}`);
+    const result = (await next.result()) as PipelineResult;
+    assert.equal(result.status, 'completed');
+    assert.equal((await slotSpan(next)).asks, 1, 'granted at the first ask: the closed holder gave its slot back');
+    assert.deepEqual((await tenantUsage(stack.temporal.client, tenant))?.limits?.runsInFlight, 0);
+  });
+
   test('defaults for all tenants: a tenant without its own limits follows them; its own setting wins', async () => {
     const tenant = `follows-${stamp}`;
     try {
