@@ -125,6 +125,7 @@ describe('tenant-limits', () => {
     assert.ok(completed.some((r) => r.credits.events.some((e) => /crawl: limit clamped from 100 to \d+ \(budget\)/.test(e))), 'the first run was fitted to the hour');
     assert.ok(waiting.size >= 1, 'no run waited: the hour was never full');
     assert.equal(usage?.held, 0, 'no hold left behind');
+    assert.equal(usage?.limits?.runsInFlight, 0, 'the cancelled runs gave their slots back');
     assert.equal(usage?.limits?.creditsThisHour, spent);
     // Replayed by test/replay: a run that waited for the hour and was cancelled while waiting.
     await recordHistory(stack.temporal.client, [...waiting][0], 'tenant-hour-waited');
