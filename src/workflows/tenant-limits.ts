@@ -2,14 +2,19 @@
 // runs in flight, taken by the run's first read of its tenant's ledger (the same activity: no
 // extra call) and given back when the run ends, also when it fails or is cancelled; and the wait
 // for the tenant's credits per hour. Runs recorded before limits replay without them (patched).
-import { CancellationScope, condition, patched } from '@temporalio/workflow';
+import { CancellationScope, condition, log, patched } from '@temporalio/workflow';
 import type { TenantUsage } from '../shared/tenant-ledger-rules.js';
 import { reads } from './activities.js';
 import type { PipelineRuntime } from './runtime.js';
 
 export const TENANT_LIMITS = 'tenant-limits';
-/** How often a run in line asks again when no notice came (a holder that died is found by asking). */
+/**
+ * How soon a run in line asks again when no notice came (a holder that died is found by asking),
+ * doubling up to SLOT_RECHECK_MAX_MS: a long wait adds few events, and asks stay well within
+ * the ledger's LINE_TTL_MS (5 minutes), after which a place not asked for again is dropped.
+ */
 export const SLOT_RECHECK_MS = 60_000;
+export const SLOT_RECHECK_MAX_MS = 240_000;
 /** How often a run waiting for the hour window looks again when the window frees only as holds settle. */
 export const HOUR_RECHECK_MS = 30_000;
 
@@ -38,11 +43,12 @@ export function slotToTake(pipeline: PipelineRuntime): boolean {
 /**
  * Takes a slot of the tenant's runs in flight, waiting in line while the tenant is at its limit
  * (the ledger signals tenantBudgetChanged when a slot is free for this run; the run also asks
- * again every SLOT_RECHECK_MS). Returns the tenant's usage read in the same call.
+ * again after SLOT_RECHECK_MS, then less often). Returns the tenant's usage read in the same call.
  */
 export async function takeSlot(pipeline: PipelineRuntime, tenant: string, except: string): Promise<TenantUsage> {
   pipeline.state.tenantSlot = 'asked';
   const run = pipeline.workflowId();
+  let recheck = SLOT_RECHECK_MS;
   for (let waited = false; ; waited = true) {
     const wakes = pipeline.budgetWakes;
     const answer = await reads.acquireTenantSlot.executeWithOptions(
@@ -55,7 +61,8 @@ export async function takeSlot(pipeline: PipelineRuntime, tenant: string, except
       return answer.usage;
     }
     showWaiting(pipeline, `tenant ${tenant} has ${answer.runsInFlight} of ${answer.limit ?? '-'} runs in flight; this run is ${ordinal(answer.position ?? 1)} in line`);
-    await condition(() => pipeline.budgetWakes !== wakes, SLOT_RECHECK_MS);
+    const notified = await condition(() => pipeline.budgetWakes !== wakes, recheck);
+    recheck = notified ? SLOT_RECHECK_MS : Math.min(recheck * 2, SLOT_RECHECK_MAX_MS);
   }
 }
 
@@ -64,9 +71,14 @@ export async function releaseSlot(pipeline: PipelineRuntime): Promise<void> {
   const tenant = pipeline.state.config.tenant;
   if (tenant === undefined || pipeline.state.tenantSlot === undefined) return;
   const run = pipeline.workflowId();
-  await CancellationScope.nonCancellable(() =>
-    reads.releaseTenantSlot.executeWithOptions({ summary: `tenant ${tenant}: run slot given back` }, [{ tenant, run }]),
-  );
+  try {
+    await CancellationScope.nonCancellable(() =>
+      reads.releaseTenantSlot.executeWithOptions({ summary: `tenant ${tenant}: run slot given back` }, [{ tenant, run }]),
+    );
+  } catch (err) {
+    // The run's outcome stands: a slot not given back is found closed by the next run refused one.
+    log.warn('tenant slot not given back', { tenant, error: err instanceof Error ? err.message : String(err) });
+  }
   pipeline.state.tenantSlot = undefined;
 }
 
