@@ -103,7 +103,8 @@ export function noteHour(pipeline: PipelineRuntime, tenant: string, usage: Tenan
  */
 export async function awaitHourWindow(pipeline: PipelineRuntime, need: number, left: number, readLeft: () => Promise<number>): Promise<number> {
   // Only when the hour is what holds the run back (its own budget may be lower still).
-  const bound = () => pipeline.tenantHour !== undefined && pipeline.tenantHour.hourLeft < need && now >= pipeline.tenantHour.hourLeft;
+  // More than the whole hour can never fit: not waited for (the stage is fitted or skipped as for a budget).
+  const bound = () => pipeline.tenantHour !== undefined && pipeline.tenantHour.hourLeft < need && now >= pipeline.tenantHour.hourLeft && need <= pipeline.tenantHour.perHour;
   let now = left;
   if (!bound() || !patched(TENANT_LIMITS)) return left;
   while (now < need && bound() && pipeline.tenantHour !== undefined) {
