@@ -3,7 +3,7 @@
 // worker's own Temporal client, on the worker's task queue, started on first use.
 import { Context } from '@temporalio/activity';
 import { ledgerUpdate, settleTenantCredits, tenantUsage, type Reservation, type TenantUsage } from '../coordination/tenant-ledger.js';
-import { acquireTenantSlot, releaseTenantSlots, tenantDefaults, type SlotAnswer } from '../coordination/tenant-limits.js';
+import { acquireTenantSlot, defaultsToPass, releaseTenantSlots, type SlotAnswer } from '../coordination/tenant-limits.js';
 import { reserveCreditsUpdate } from '../shared/tenant-ledger-messages.js';
 
 function temporal() {
@@ -20,8 +20,8 @@ export function createTenantBudgetActivities() {
     async reserveTenantCredits(input: { tenant: string; key: string; credits: number }): Promise<Reservation> {
       const { client, taskQueue } = temporal();
       // The defaults for all tenants go along: the ledger applies them unless the tenant has its own limits.
-      const defaults = await tenantDefaults(client);
-      return ledgerUpdate(client, input.tenant, reserveCreditsUpdate, { key: input.key, credits: input.credits, defaults }, { taskQueue });
+      const defaults = await defaultsToPass(client);
+      return ledgerUpdate(client, input.tenant, reserveCreditsUpdate, { key: input.key, credits: input.credits, ...(defaults ? { defaults } : {}) }, { taskQueue });
     },
     /** Takes a slot of the tenant's runs in flight (or a place in line) and reads its usage, in one call. */
     async acquireTenantSlot(input: { tenant: string; run: string; except?: string }): Promise<SlotAnswer & { usage: TenantUsage }> {

@@ -7,7 +7,7 @@ import { ledgerUpdate, tenantUsage, type LedgerOptions, type TenantUsage } from 
 import { LEDGER_WORKFLOW_TYPE, setTenantBudgetUpdate } from '../shared/tenant-ledger-messages.js';
 import { tenantBudgetChangedSignal } from '../workflows/definitions.js';
 import { runningPipelinesQuery } from './tenant-runs.js';
-import { setLedgerLimits, setTenantDefaults, tenantDefaults } from '../coordination/tenant-limits.js';
+import { defaultsToPass, setLedgerLimits, setTenantDefaults } from '../coordination/tenant-limits.js';
 import { limitsProblem, type TenantLimits } from '../shared/tenant-limit-rules.js';
 
 /**
@@ -78,7 +78,8 @@ export async function setTenantLimits(client: Client, tenant: string, change: Te
   const problem = limitsProblem(limits);
   if (problem !== undefined) throw new Error(problem);
   if (tenant !== ALL_TENANTS) {
-    const usage = await setLedgerLimits(client, tenant, { limits, follow, defaults: await tenantDefaults(client) }, options);
+    const defaults = await defaultsToPass(client);
+    const usage = await setLedgerLimits(client, tenant, { limits, follow, ...(defaults ? { defaults } : {}) }, options);
     await notifyRunningPipelines(client, tenant);
     return usage;
   }

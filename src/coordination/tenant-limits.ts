@@ -32,6 +32,18 @@ export async function tenantDefaults(client: Client): Promise<TenantLimits> {
   }
 }
 
+/**
+ * The defaults as a run's activity passes them to its ledger: undefined when they cannot be read
+ * now (the ledger then keeps the last ones it was given), so a reservation never fails on them.
+ */
+export async function defaultsToPass(client: Client): Promise<TenantLimits | undefined> {
+  try {
+    return await tenantDefaults(client);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Sets the defaults for all tenants (a field null: no limit; absent: unchanged); starts their workflow on first use. */
 export async function setTenantDefaults(client: Client, limits: LimitOverride, options: LedgerOptions = {}): Promise<TenantLimits> {
   const start = new WithStartWorkflowOperation(TENANT_DEFAULTS_WORKFLOW_TYPE, {
@@ -65,8 +77,8 @@ async function closed(client: Client, workflowId: string): Promise<boolean> {
  * that closed without giving its slot back (terminated, timed out, deleted) gives it back now.
  */
 export async function acquireTenantSlot(client: Client, tenant: string, run: string, except: string | undefined, options: LedgerOptions = {}): Promise<SlotAnswer & { usage: TenantUsage }> {
-  const defaults = await tenantDefaults(client);
-  const ask = () => ledgerUpdate(client, tenant, acquireSlotUpdate, { run, defaults, ...(except !== undefined ? { except } : {}) }, options);
+  const defaults = await defaultsToPass(client);
+  const ask = () => ledgerUpdate(client, tenant, acquireSlotUpdate, { run, ...(defaults ? { defaults } : {}), ...(except !== undefined ? { except } : {}) }, options);
   const answer = await ask();
   if (answer.granted || !answer.holders?.length) return answer;
   const others = answer.holders.filter((id) => id !== run).slice(0, HOLDERS_CHECKED);
