@@ -156,6 +156,20 @@ describe('tenant-limits', () => {
       const back = await setTenantLimits(stack.temporal.client, tenant, { creditsPerHour: 'default' }, { taskQueue: stack.taskQueue });
       assert.ok('limits' in back);
       assert.equal(back.limits?.creditsPerHour, 500);
+      // Enforced for a tenant whose ledger does not exist yet: its runs' activity passes the default.
+      await setTenantLimits(stack.temporal.client, ALL_TENANTS, { maxRunsInFlight: 1 }, { taskQueue: stack.taskQueue });
+      const fresh = `fresh-${stamp}`;
+      // The first run's crawl starts at a page that answers after 8 s: it holds the one slot while the second asks.
+      const first = await start({ ...crawlOnly(fresh, 2), url: `${stack.service.siteUrl as string}/slow?ms=8000` }, `fresh-${stamp}-1`);
+      await until('the first run holding the slot', async () => (await tenantUsage(stack.temporal.client, fresh))?.limits?.runsInFlight === 1);
+      const second = await start(crawlOnly(fresh, 5), `fresh-${stamp}-2`);
+      await until('the second run in line', async () => (await tenantUsage(stack.temporal.client, fresh))?.limits?.waiting === 1);
+      const runs = [first, second];
+      const done = await Promise.all(runs.map((h) => h.result() as Promise<PipelineResult>));
+      assert.deepEqual(done.map((r) => r.status), ['completed', 'completed']);
+      const [a, b] = await Promise.all(runs.map(slotSpan));
+      assert.ok(a.released <= b.granted || b.released <= a.granted, `the two runs held a slot at once: ${JSON.stringify([a, b])}`);
+      assert.deepEqual([a.asks > 1, b.asks > 1], [false, true], 'the second waited for the first');
     } finally {
       await setTenantLimits(stack.temporal.client, ALL_TENANTS, { maxRunsInFlight: null, creditsPerHour: null }, { taskQueue: stack.taskQueue });
     }
