@@ -87,6 +87,11 @@ describe('tenant-limits', () => {
     assert.ok(waited >= 1, 'no run waited in line: the limit was never tested');
     const otherSpan = await slotSpan(otherRun);
     assert.equal(otherSpan.asks, 1, "the other tenant's run got its slot at its first ask");
+    // What a slot costs a run that did not wait: its first ledger read is the ask (an activity it
+    // made before too), and one activity gives it back at the end.
+    const otherEvents = (await otherRun.fetchHistory()).events ?? [];
+    const activities = otherEvents.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+    console.log(`tenant-limits (a): the other tenant's run: ${otherEvents.length} history events, activities ${activities.join(', ')}`);
     const end = await tenantUsage(stack.temporal.client, tenant);
     assert.deepEqual([end?.limits?.runsInFlight, end?.limits?.waiting], [0, 0], 'every slot given back');
     // Replayed by test/replay (RECORD_HISTORIES=1 records them): a run that waited in line, and the ledger.

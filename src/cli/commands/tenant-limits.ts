@@ -83,10 +83,10 @@ export async function tenantLimitsCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** The listing's columns for a tenant's limits: runs in flight / limit, credits this hour / limit. */
+/** The listing's columns for a tenant's limits: runs in flight / limit (+ runs in line), credits this hour / limit. */
 export function limitColumns(u: TenantUsage): string {
   const l = u.limits;
-  const runs = `${l?.runsInFlight ?? 0}/${l?.maxRunsInFlight ?? '-'}`;
+  const runs = `${l?.runsInFlight ?? 0}/${l?.maxRunsInFlight ?? '-'}${l?.waiting ? ` +${l.waiting}` : ''}`;
   const hour = `${l?.creditsThisHour ?? 0}/${l?.creditsPerHour ?? '-'}`;
   return `  ${runs.padStart(9)}  ${hour.padStart(11)}`;
 }
