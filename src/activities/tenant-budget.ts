@@ -2,7 +2,9 @@
 // settle what it cost. The ledger is a workflow (workflows/tenant-ledger.ts) reached with the
 // worker's own Temporal client, on the worker's task queue, started on first use.
 import { Context } from '@temporalio/activity';
-import { reserveTenantCredits, settleTenantCredits, tenantUsage, type Reservation, type TenantUsage } from '../coordination/tenant-ledger.js';
+import { ledgerUpdate, settleTenantCredits, tenantUsage, type Reservation, type TenantUsage } from '../coordination/tenant-ledger.js';
+import { acquireTenantSlot, defaultsToPass, releaseTenantSlots, type SlotAnswer } from '../coordination/tenant-limits.js';
+import { reserveCreditsUpdate } from '../shared/tenant-ledger-messages.js';
 
 function temporal() {
   const ctx = Context.current();
@@ -17,7 +19,19 @@ export function createTenantBudgetActivities() {
     },
     async reserveTenantCredits(input: { tenant: string; key: string; credits: number }): Promise<Reservation> {
       const { client, taskQueue } = temporal();
-      return reserveTenantCredits(client, input.tenant, input.key, input.credits, { taskQueue });
+      // The defaults for all tenants go along: the ledger applies them unless the tenant has its own limits.
+      const defaults = await defaultsToPass(client);
+      return ledgerUpdate(client, input.tenant, reserveCreditsUpdate, { key: input.key, credits: input.credits, ...(defaults ? { defaults } : {}) }, { taskQueue });
+    },
+    /** Takes a slot of the tenant's runs in flight (or a place in line) and reads its usage, in one call. */
+    async acquireTenantSlot(input: { tenant: string; run: string; except?: string }): Promise<SlotAnswer & { usage: TenantUsage }> {
+      const { client, taskQueue } = temporal();
+      return acquireTenantSlot(client, input.tenant, input.run, input.except, { taskQueue });
+    },
+    /** Gives back the run's slot (or place in line) when it ends. */
+    async releaseTenantSlot(input: { tenant: string; run: string }): Promise<void> {
+      const { client, taskQueue } = temporal();
+      await releaseTenantSlots(client, input.tenant, [input.run], { taskQueue });
     },
     async settleTenantCredits(input: { tenant: string; key: string; credits: number }): Promise<TenantUsage> {
       const { client, taskQueue } = temporal();

@@ -164,12 +164,20 @@ when its workflow (--workflow, default the run id) has closed and every document
 It reads Temporal as \`webdata status\` does.`,
   tenants: `usage: webdata tenants [--tenant T] [--json]
        webdata tenants --tenant T --set-budget N|none [--task-queue Q]
+       webdata tenants --tenant T|--default [--max-runs N|none] [--credits-per-hour N|none] [--json]
 
 Each tenant's credits this month (UTC): used (settled by its runs' stages), held (reserved by
 stages running now), its monthly budget and what is left. A run with input.tenant reserves a
 job's worst case on its tenant's ledger before it starts and settles the cost after; with no
 credits left it waits (budget.waitForRaiseMs, re-reading the ledger every 30 s), clamps or
 skips, as its own budget does. --set-budget sets the tenant's monthly budget (none: no budget).
+
+Limits per tenant, on the same ledger: --max-runs caps its runs in flight (a run waits in line
+for a slot before it first spends), --credits-per-hour its credits within a sliding hour (a job
+is fitted to what is left, or the run waits until the window frees). --default sets them for
+every tenant without its own (alone, it shows them); none: no limit; default (with --tenant):
+follow the default again. The listing's runs and this hour columns: in flight / limit, credits
+settled within the hour and held / limit.
 
 ${CONNECTION}`,
   changes: `usage: webdata changes <series> [--run RUN-ID] [--diff] [--json] [--store DIR|postgres://...]

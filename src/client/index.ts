@@ -12,6 +12,8 @@ export { ParseDocumentsInputError, MAX_PARSE_FILES } from '../workflows/parse-do
 export { listTenantRuns, tenantQuery, type TenantRun } from './tenant-runs.js';
 export { checkSearchAttributes, registerCommand, SearchAttributeMissingError, type SearchAttributeReport } from '../coordination/search-attribute-check.js';
 export { listTenantUsage, setTenantBudget } from './tenants.js';
+export { ALL_TENANTS, setTenantLimits, type TenantLimitsChange } from './tenants.js';
+export { tenantDefaults, type TenantLimits, type TenantLimitsView } from '../coordination/tenant-limits.js';
 export { reserveTenantCredits, settleTenantCredits, tenantUsage, type LedgerOptions, type Reservation, type TenantUsage } from '../coordination/tenant-ledger.js';
 export { governorStatus, type GovernorStatus } from '../coordination/team-governor.js';
 export { DEFAULT_TENANT, priorityOf, tenantSchema } from '../shared/tenant.js';

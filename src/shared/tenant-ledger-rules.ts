@@ -8,6 +8,8 @@ export const HOLD_TTL_MS = 6 * 60 * 60 * 1000;
 /** Past months kept for `webdata tenants`. */
 export const MONTHS_KEPT = 12;
 
+import { effectiveLimits, hourFreesAt, hourLeft, recordHour, type LimitOverride, type TenantLimits, type TenantLimitsView } from './tenant-limit-rules.js';
+
 export interface LedgerState {
   tenant: string;
   /** Credits the tenant may spend per calendar month (UTC); null: no budget, usage only. */
@@ -21,6 +23,16 @@ export interface LedgerState {
   settled: string[];
   /** Earlier months, newest last. */
   history: Array<{ month: string; used: number }>;
+  /** Per-tenant limits (tenant-limit-rules.ts); absent in ledgers from before them. */
+  limits?: LimitOverride;
+  /** The defaults for all tenants as last passed by a run's activity or `webdata tenants --default`. */
+  defaults?: TenantLimits;
+  /** Credits settled per minute within the last hour: [minute's end ms, credits]. */
+  hour?: Array<[number, number]>;
+  /** Runs holding a slot: workflow id → when granted. */
+  slots?: Record<string, number>;
+  /** Runs waiting for a slot, first come first; `at`: when each last asked. */
+  line?: Array<{ id: string; at: number }>;
 }
 
 export interface TenantUsage {
@@ -31,12 +43,16 @@ export interface TenantUsage {
   held: number;
   /** Credits a new reservation may take; null without a budget (payloads are JSON: no Infinity). */
   left: number | null;
+  /** Runs in flight and credits per hour (absent from ledgers' answers from before limits). */
+  limits?: TenantLimitsView;
 }
 
 export interface Reservation {
   granted: boolean;
   /** What is left after the hold (granted) or what was left (refused); null: no budget. */
   left: number | null;
+  /** Refused for the tenant's credits per hour: when the window has room for the hold (absent: when holds settle). */
+  hourBound?: { perHour: number; freesAt?: number };
 }
 
 export function monthOf(ms: number): string {
@@ -73,8 +89,14 @@ export function usage(state: LedgerState, now: number, except?: string): TenantU
 
 /** Holds `credits` under `key` when they fit what is left (a repeated key replaces its own hold). */
 export function reserve(state: LedgerState, key: string, credits: number, now: number): Reservation {
-  const { left } = usage(state, now, key);
-  if (left !== null && credits > left) return { granted: false, left };
+  const monthly = usage(state, now, key).left;
+  const hourly = hourLeft(state, now, key);
+  const left = monthly === null ? hourly : hourly === null ? monthly : Math.min(monthly, hourly);
+  if (left !== null && credits > left) {
+    if (hourly === null || (monthly !== null && monthly <= hourly)) return { granted: false, left };
+    const freesAt = hourFreesAt(state, now, credits, key);
+    return { granted: false, left, hourBound: { perHour: effectiveLimits(state).creditsPerHour ?? 0, ...(freesAt !== undefined ? { freesAt } : {}) } };
+  }
   state.holds[key] = { credits, at: now };
   return { granted: true, left: left === null ? null : left - credits };
 }
@@ -86,6 +108,7 @@ export function settle(state: LedgerState, key: string, credits: number, now: nu
   if (!state.settled.includes(key)) {
     state.settled.push(key);
     state.used += Math.max(0, credits);
+    recordHour(state, credits, now);
   }
   return usage(state, now);
 }

@@ -4,6 +4,7 @@ import { reads } from './activities.js';
 import { remaining } from './credit-guard.js';
 import type { PipelineRuntime } from './runtime.js';
 import { ledgerTenant, tenantCreditsLeft, TENANT_RECHECK_MS } from './tenant-budget.js';
+import { awaitHourWindow } from './tenant-limits.js';
 
 /** Every run (not only a tenant's) waits for the next raise after an insufficient one instead of re-reading at once. */
 const RAISE_WAITS_FOR_NEXT = 'budget-raise-waits-for-next';
@@ -36,7 +37,7 @@ export async function awaitCredits(pipeline: PipelineRuntime, need: number): Pro
  * one: with a tenant every read is a round trip to the tenant's ledger workflow.
  */
 export async function creditsAvailable(pipeline: PipelineRuntime, need: number): Promise<number | null> {
-  const left = await creditsLeft(pipeline);
+  const left = await awaitHourWindow(pipeline, need, await creditsLeft(pipeline), () => creditsLeft(pipeline));
   if (left >= need) return left;
   const waitMs = pipeline.state.config.budget?.waitForRaiseMs ?? 0;
   if (waitMs <= 0) return null;

@@ -2,4 +2,5 @@
 export { webDataPipeline } from './pipeline.js';
 export { parseDocuments } from './parse-documents.js';
 export { webdataTenantLedger } from './tenant-ledger.js';
+export { webdataTenantDefaults } from './tenant-defaults.js';
 export { webdataTeamGovernor } from './team-governor.js';

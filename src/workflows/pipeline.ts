@@ -11,6 +11,7 @@ import {
   setHandler,
   workflowInfo,
   ActivityFailure,
+  ContinueAsNew,
 } from '@temporalio/workflow';
 import { lists, reads, support } from './activities.js';
 import { jobEventSignal, progressQuery, raiseBudgetUpdate, tenantBudgetChangedSignal } from './definitions.js';
@@ -20,6 +21,7 @@ import { failureText, NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } fro
 import { deadlineOf } from './progress-rule.js';
 import { PipelineRuntime } from './runtime.js';
 import { settleCancelledStages, settleStage } from './tenant-budget.js';
+import { releaseSlot } from './tenant-limits.js';
 import { runAgent } from './stages/agent.js';
 import { runBatch } from './stages/batch.js';
 import { runCrawl } from './stages/crawl.js';
@@ -196,8 +198,11 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
       // The tenant's ledger: a cancelled stage's hold is released and what it spent recorded.
       await settleCancelledStages(pipeline, cancelled);
     }
+    // Failed or cancelled: the run's slot of its tenant's runs in flight is given back (not at a continue-as-new).
+    if (!(err instanceof ContinueAsNew)) await releaseSlot(pipeline);
     throw err;
   }
+  await releaseSlot(pipeline);
 
   if (!state.reports.support) {
     state.reports.support = { status: 'skipped', credits: 0, reason: stageEnabled(state.config, 'support') ? 'no stage failed' : 'switched off' };

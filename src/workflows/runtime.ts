@@ -25,6 +25,8 @@ export class PipelineRuntime {
   private readonly seenWebhooks = new Set<string>();
   /** Counts what may wake a budget wait: raiseBudget updates and changes of the tenant's budget. */
   budgetWakes = 0;
+  /** Set by the last read of the tenant's ledger when its credits per hour limit the run more than its budgets. */
+  tenantHour?: { tenant: string; perHour: number; creditsThisHour: number; hourLeft: number; freesAt?: number };
 
   constructor(state: PipelineState) {
     this.state = state;

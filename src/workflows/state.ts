@@ -165,6 +165,8 @@ export interface PipelineState {
   deadline?: { reachedAt: string; stage: StageName };
   /** A run of a series (input.changes): the run it compares with, then its change report. */
   changes?: { previousRunId: string | null; report?: ChangeReport };
+  /** The run asked its tenant's ledger for a slot of its runs in flight ('held' once granted): given back when it ends. */
+  tenantSlot?: 'asked' | 'held';
 }
 
 export interface PipelineResult {

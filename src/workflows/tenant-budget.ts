@@ -5,6 +5,8 @@
 import { CancellationScope, patched } from '@temporalio/workflow';
 import { reads } from './activities.js';
 import type { PipelineRuntime } from './runtime.js';
+import type { Reservation } from '../shared/tenant-ledger-rules.js';
+import { noteHour, slotToTake, takeSlot } from './tenant-limits.js';
 
 export const TENANT_BUDGET = 'tenant-budget';
 /** How often a run waiting for credits re-reads its tenant's ledger when no tenantBudgetChanged signal came. */
@@ -22,20 +24,27 @@ export function stageKey(pipeline: PipelineRuntime, stage: string): string {
   return `${pipeline.workflowId()}/${stage}`;
 }
 
-/** Credits the tenant has left for this run's current stage (Infinity: no tenant budget). */
+/**
+ * Credits the tenant has left for this run's current stage this month and this hour (Infinity:
+ * no tenant budget or limit). The run's first read also takes its slot of the tenant's runs in
+ * flight (tenant-limits.ts), waiting in line when the tenant is at its limit.
+ */
 export async function tenantCreditsLeft(pipeline: PipelineRuntime): Promise<number> {
   const tenant = ledgerTenant(pipeline);
   if (tenant === undefined) return Number.POSITIVE_INFINITY;
-  const usage = await reads.tenantCredits.executeWithOptions({ summary: `tenant ${tenant}: credits left this month` }, [{ tenant, except: stageKey(pipeline, String(pipeline.stage)) }]);
-  return usage?.left ?? Number.POSITIVE_INFINITY;
+  const except = stageKey(pipeline, String(pipeline.stage));
+  const usage = slotToTake(pipeline)
+    ? await takeSlot(pipeline, tenant, except)
+    : await reads.tenantCredits.executeWithOptions({ summary: `tenant ${tenant}: credits left this month` }, [{ tenant, except }]);
+  return Math.min(usage?.left ?? Number.POSITIVE_INFINITY, noteHour(pipeline, tenant, usage));
 }
 
 /** Holds `credits` for the current stage; returns what the tenant had left when refused. */
-export async function reserveForStage(pipeline: PipelineRuntime, credits: number): Promise<{ granted: true } | { granted: false; left: number }> {
+export async function reserveForStage(pipeline: PipelineRuntime, credits: number): Promise<{ granted: true } | { granted: false; left: number; hourBound?: Reservation['hourBound'] }> {
   const tenant = ledgerTenant(pipeline);
   if (tenant === undefined || !Number.isFinite(credits)) return { granted: true };
   const held = await reads.reserveTenantCredits.executeWithOptions({ summary: `tenant ${tenant}: reserve ${credits} credits` }, [{ tenant, key: stageKey(pipeline, String(pipeline.stage)), credits }]);
-  return held.granted ? { granted: true } : { granted: false, left: held.left ?? 0 };
+  return held.granted ? { granted: true } : { granted: false, left: held.left ?? 0, ...(held.hourBound ? { hourBound: held.hourBound } : {}) };
 }
 
 /** Records what the stage spent on the tenant's ledger and releases its hold. */

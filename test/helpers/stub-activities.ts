@@ -16,6 +16,7 @@ const NAMES = {
   getBatchScrapeErrors: true, listActiveCrawls: true, previewCrawlParams: true, mapToStore: true, selectUrls: true,
   diffUrls: true, findStoredPages: true, filterRobots: true, openSeriesRun: true, closeSeriesRun: true,
   sendChangeSummary: true, tenantCredits: true, reserveTenantCredits: true, settleTenantCredits: true,
+  acquireTenantSlot: true, releaseTenantSlot: true,
   createMonitor: true, listMonitors: true, getMonitor: true, updateMonitor: true, deleteMonitor: true, runMonitor: true,
   listMonitorChecks: true, getMonitorCheck: true, recordMonitorCheck: true, followJob: true, collectCrawl: true, collectBatch: true,
   appendBatchScrape: true,

@@ -50,6 +50,10 @@ test('--tenant and --priority reach the input; bad values are refused in one lin
   oneLine(await webdata(['export', '--tenant', 'acme', '--follow'], env), 2, /--tenant exports every completed run/, 'export --tenant --follow');
   oneLine(await webdata(['tenants', '--set-budget', '5'], env), 2, /--set-budget needs --tenant T/, 'set-budget without tenant');
   oneLine(await webdata(['tenants', '--tenant', 'acme', '--set-budget', 'lots'], env), 2, /--set-budget: must be a whole number of credits/, 'set-budget lots');
+  oneLine(await webdata(['tenants', '--tenant', 'acme', '--max-runs', '0'], env), 2, /^webdata tenants: --max-runs: must be a whole number from 1 to 100000, none or default/, 'max-runs 0');
+  oneLine(await webdata(['tenants', '--default', '--credits-per-hour', 'lots'], env), 2, /--credits-per-hour: must be a whole number of credits \(0 or more\), none, got "lots"/, 'credits-per-hour lots');
+  oneLine(await webdata(['tenants', '--max-runs', '3'], env), 2, /--max-runs and --credits-per-hour need --tenant T or --default/, 'max-runs without a tenant');
+  oneLine(await webdata(['tenants', '--tenant', 'acme', '--default', '--max-runs', '3'], env), 2, /--tenant and --default: give one/, 'both');
   const help = await webdata(['tenants', '--help'], env);
   assert.equal(help.code, 0);
   assert.match(help.out, /usage: webdata tenants/);

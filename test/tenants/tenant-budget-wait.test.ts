@@ -107,7 +107,7 @@ describe('tenant-budget-wait', () => {
     assert.deepEqual(listed.filter((u) => tenants.includes(u.tenant)).map((u) => [u.tenant, u.budget, u.held]), [[tenants[1], 100, 0], [tenants[0], 10, 0]]);
     const table = await cli(['tenants']);
     assert.equal(table.status, 0, table.stderr);
-    assert.match(table.stdout, new RegExp(`^${tenants[0]}\\s+\\d{4}-\\d{2}\\s+\\d+\\s+0\\s+10\\s+\\d+$`, 'm'), table.stdout);
+    assert.match(table.stdout, new RegExp(`^${tenants[0]}\\s+\\d{4}-\\d{2}\\s+\\d+\\s+0\\s+10\\s+\\d+\\s+\\d+/\\S+\\s+\\d+/\\S+$`, 'm'), table.stdout);
     await until('the run listed under its tenant', async () => {
       const r = await cli(['status', '--tenant', tenants[0], '--json']);
       assert.equal(r.status, 0, r.stderr);

@@ -5,6 +5,8 @@ import './cli-tenant.test.js';
 import './governor-rules.test.js';
 import './governor-stack.test.js';
 import './ledger-rules.test.js';
+import './limit-rules.test.js';
 import './tenant-budget.test.js';
 import './tenant-budget-wait.test.js';
+import './tenant-limits.test.js';
 import './tenant-rules.test.js';

@@ -79,6 +79,8 @@ describe('budget', () => {
     const usage = (left: number) => ({ tenant: 'acme', month: '2026-11', budget: left, used: 0, held: 0, left });
     const stubs = siteStubs({
       tenantCredits: () => usage(raised ? 100 : 0),
+      acquireTenantSlot: () => ({ granted: true, runsInFlight: 1, limit: null, usage: usage(raised ? 100 : 0) }),
+      releaseTenantSlot: () => undefined,
       reserveTenantCredits: () => ({ granted: true, left: 100 }),
       settleTenantCredits: () => usage(100),
     });
@@ -104,6 +106,8 @@ describe('budget', () => {
     const usage = { tenant: 'acme', month: '2026-11', budget: 1_000, used: 0, held: 0, left: 1_000 };
     const stubs = siteStubs({
       tenantCredits: () => usage,
+      acquireTenantSlot: () => ({ granted: true, runsInFlight: 1, limit: null, usage }),
+      releaseTenantSlot: () => undefined,
       reserveTenantCredits: () => ({ granted: true, left: 1_000 }),
       settleTenantCredits: () => usage,
     });
@@ -114,9 +118,12 @@ describe('budget', () => {
         args: [crawlInput({ tenant: 'acme' })],
       }));
     assert.equal(result.status, 'completed');
-    // map checks one read; the crawl reads once, then reserves its worst case. Before, the crawl
-    // read the ledger twice (once to find credits, once more to size the job).
-    assert.equal(stubs.inputs('tenantCredits').length, 2, stubs.names().join(', '));
+    // map checks one read (which also takes the run's slot of its tenant's runs in flight); the
+    // crawl reads once, then reserves its worst case. Before, the crawl read the ledger twice
+    // (once to find credits, once more to size the job).
+    assert.equal(stubs.inputs('acquireTenantSlot').length, 1, stubs.names().join(', '));
+    assert.equal(stubs.inputs('tenantCredits').length, 1, stubs.names().join(', '));
+    assert.equal(stubs.inputs('releaseTenantSlot').length, 1, 'the slot given back at the end');
     assert.equal(stubs.inputs('reserveTenantCredits').length, 1);
     assert.equal(stubs.inputs('startCrawl').length, 1);
   });

@@ -56,6 +56,8 @@ function governorActivities(team: string) {
     tenantCredits: () => null,
     reserveTenantCredits: () => ({ granted: true, left: null }),
     settleTenantCredits: (input: { tenant: string }) => ({ tenant: input.tenant, month: '2026-11', budget: null, used: 0, held: 0, left: null }),
+    acquireTenantSlot: (input: { tenant: string }) => ({ granted: true, runsInFlight: 1, limit: null, usage: { tenant: input.tenant, month: '2026-11', budget: null, used: 0, held: 0, left: null } }),
+    releaseTenantSlot: () => undefined,
   };
 }
 

@@ -18,4 +18,5 @@ import './progress-rule.test.js';
 import './stage-switches.test.js';
 import './support-repair.test.js';
 import './team-governor.test.js';
+import './tenant-limits.test.js';
 import './webhook-poll.test.js';

@@ -6,14 +6,16 @@ import { tenantUsage, type TenantUsage } from '../../coordination/tenant-ledger.
 import { tenantSchema } from '../../shared/tenant.js';
 import { connectClient } from '../connect.js';
 import { CliError, UsageError } from '../errors.js';
+import { defaultsNote, LIMIT_HEADER, limitColumns, limitsRequested, tenantLimitsCommand } from './tenant-limits.js';
 
 function row(u: TenantUsage): string {
   const budget = u.budget === null ? 'none' : String(u.budget);
   const left = u.left === null ? '-' : String(u.left);
-  return `${u.tenant.padEnd(24)} ${u.month}  ${String(u.used).padStart(10)}  ${String(u.held).padStart(8)}  ${budget.padStart(10)}  ${left.padStart(10)}`;
+  return `${u.tenant.padEnd(24)} ${u.month}  ${String(u.used).padStart(10)}  ${String(u.held).padStart(8)}  ${budget.padStart(10)}  ${left.padStart(10)}${limitColumns(u)}`;
 }
 
 export async function tenantsCommand(argv: string[]): Promise<number> {
+  if (limitsRequested(argv)) return tenantLimitsCommand(argv);
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -50,7 +52,9 @@ export async function tenantsCommand(argv: string[]): Promise<number> {
       console.log(`no tenant ledgers in namespace ${conn.namespace} (a run with input.tenant creates its tenant's)`);
       return 0;
     }
-    console.log(`${'tenant'.padEnd(24)} month    ${'used'.padStart(10)}  ${'held'.padStart(8)}  ${'budget'.padStart(10)}  ${'left'.padStart(10)}`);
+    const note = await defaultsNote(conn.client);
+    if (note) console.log(note);
+    console.log(`${'tenant'.padEnd(24)} month    ${'used'.padStart(10)}  ${'held'.padStart(8)}  ${'budget'.padStart(10)}  ${'left'.padStart(10)}${LIMIT_HEADER}`);
     for (const u of list) console.log(row(u));
     return 0;
   } finally {

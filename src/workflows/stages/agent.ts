@@ -7,6 +7,8 @@ import type { AgentJobResult } from '../../activities/agents.js';
 import { agentStarts, cleanup, lists, reads } from '../activities.js';
 import { creditsAvailable, creditsLeft } from '../budget.js';
 import { FIT_READS_ONCE } from './fit-job.js';
+import { ledgerTenant, stageKey } from '../tenant-budget.js';
+import { slotToTake, takeSlot } from '../tenant-limits.js';
 import { spend } from '../credit-guard.js';
 import type { PipelineConfig } from '../input.js';
 import { NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from '../report-notes.js';
@@ -81,6 +83,10 @@ export async function runAgent(pipeline: PipelineRuntime): Promise<StageOutcome>
       if (cap.event) state.credits.events.push(cap.event);
       if (cap.kind === 'skip') return { kind: 'skipped', reason: cap.reason };
       maxCredits = cap.maxCredits;
+    } else {
+      // Not budgeted, so no credit read took the run's slot of its tenant's runs in flight: take it now.
+      const tenant = ledgerTenant(pipeline);
+      if (tenant !== undefined && slotToTake(pipeline)) await takeSlot(pipeline, tenant, stageKey(pipeline, 'agent'));
     }
     const urls = await agentUrls(pipeline, agent);
     report.urls = urls?.length ?? 0;

@@ -5,6 +5,7 @@ import { creditsAvailable, creditsLeft } from '../budget.js';
 import { fitUnits } from '../credit-guard.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { ledgerTenant, reserveForStage } from '../tenant-budget.js';
+import { awaitHourWindow, TENANT_LIMITS } from '../tenant-limits.js';
 
 /** The job is sized by the read that found credits available, not by a second read (one ledger round trip less). */
 export const FIT_READS_ONCE = 'fit-job-reads-credits-once';
@@ -30,6 +31,18 @@ export async function fitJob(pipeline: PipelineRuntime, what: string, wanted: nu
     if (decided.kind === 'skip' || tenant === undefined) return decided;
     const held = await reserveForStage(pipeline, decided.kind === 'run' && decided.tight ? decided.allowance : decided.units * perPage);
     if (held.granted) return decided;
+    // The tenant's hour is full (other runs took it since the read): wait for it to free, then fit again.
+    if (held.hourBound && patched(TENANT_LIMITS)) {
+      if (held.left < perPage) {
+        pipeline.tenantHour = { tenant, perHour: held.hourBound.perHour, creditsThisHour: held.hourBound.perHour - held.left, hourLeft: held.left, ...(held.hourBound.freesAt !== undefined ? { freesAt: held.hourBound.freesAt } : {}) };
+        left = await awaitHourWindow(pipeline, perPage, held.left, () => creditsLeft(pipeline));
+        if (left < perPage) return { kind: 'skip', reason: `budget: ${perPage} credits needed for one page` };
+      } else {
+        left = Math.min(left, held.left);
+      }
+      attempt = -1;
+      continue;
+    }
     if (attempt > 0) return { kind: 'skip', reason: `tenant budget: ${held.left} credits left this month for tenant ${tenant}` };
     left = Math.min(left, held.left);
   }
