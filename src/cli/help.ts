@@ -160,12 +160,22 @@ when its workflow (--workflow, default the run id) has closed and every document
 It reads Temporal as \`webdata status\` does.`,
   tenants: `usage: webdata tenants [--tenant T] [--json]
        webdata tenants --tenant T --set-budget N|none [--task-queue Q]
+       webdata tenants --tenant T --erase [--dry-run] [--reason TEXT] [--store DIR|postgres://...] [--json]
+       webdata tenants --erasures [--tenant T] [--store DIR|postgres://...] [--json]
 
 Each tenant's credits this month (UTC): used (settled by its runs' stages), held (reserved by
 stages running now), its monthly budget and what is left. A run with input.tenant reserves a
 job's worst case on its tenant's ledger before it starts and settles the cost after; with no
 credits left it waits (budget.waitForRaiseMs, re-reading the ledger every 30 s), clamps or
 skips, as its own budget does. --set-budget sets the tenant's monthly budget (none: no budget).
+
+--erase removes the tenant's data as one: its schedules, its runs (running ones cancelled,
+terminated after 60 s), their documents, failures and link lists in the store, its change
+series, its credit ledger and every workflow execution (histories deleted); then it prints the
+counts and writes an erasure record (when, --reason, counts; no data) to the store. --dry-run
+prints the counts and changes nothing. Run it again after an interruption: it finishes the
+work, and once all is gone it says there is nothing to erase. --erasures lists the records.
+The store is --store, else WEBDATA_STORE, else .data/store: the one the worker writes.
 
 ${CONNECTION}`,
   changes: `usage: webdata changes <series> [--run RUN-ID] [--diff] [--json] [--store DIR|postgres://...]

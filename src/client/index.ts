@@ -15,3 +15,6 @@ export { listTenantUsage, setTenantBudget } from './tenants.js';
 export { reserveTenantCredits, settleTenantCredits, tenantUsage, type LedgerOptions, type Reservation, type TenantUsage } from '../coordination/tenant-ledger.js';
 export { governorStatus, type GovernorStatus } from '../coordination/team-governor.js';
 export { DEFAULT_TENANT, priorityOf, tenantSchema } from '../shared/tenant.js';
+export { eraseTenant, type EraseTenantOptions, type ErasureReport } from './erase-tenant.js';
+export { listErasures, type ErasureCounts, type ErasureRecord } from './erasure-record.js';
+export { tenantInventory, ERASURES_STORE_RUN, type TenantInventory, type TenantExecution, type TenantSeries, type TenantStoreRun } from './tenant-inventory.js';
