@@ -160,7 +160,8 @@ when its workflow (--workflow, default the run id) has closed and every document
 It reads Temporal as \`webdata status\` does.`,
   tenants: `usage: webdata tenants [--tenant T] [--json]
        webdata tenants --tenant T --set-budget N|none [--task-queue Q]
-       webdata tenants --tenant T --erase [--dry-run] [--reason TEXT] [--store DIR|postgres://...] [--json]
+       webdata tenants --tenant T --erase [--dry-run] [--reason TEXT] [--store-run-prefix P]
+                       [--store DIR|postgres://...] [--json]
        webdata tenants --erasures [--tenant T] [--store DIR|postgres://...] [--json]
 
 Each tenant's credits this month (UTC): used (settled by its runs' stages), held (reserved by
@@ -175,6 +176,8 @@ series, its credit ledger and every workflow execution (histories deleted); then
 counts and writes an erasure record (when, --reason, counts; no data) to the store. --dry-run
 prints the counts and changes nothing. Run it again after an interruption: it finishes the
 work, and once all is gone it says there is nothing to erase. --erasures lists the records.
+Runs are found through Temporal: --store-run-prefix P also erases every store run whose id
+starts with P (runs past the namespace's retention, when their input.runId names the tenant).
 The store is --store, else WEBDATA_STORE, else .data/store: the one the worker writes.
 
 ${CONNECTION}`,

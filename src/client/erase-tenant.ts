@@ -24,6 +24,8 @@ export interface EraseTenantOptions {
   reason?: string;
   /** How long cancelled runs get to close before they are terminated (default 60 s). */
   cancelWaitMs?: number;
+  /** Store runs whose id starts with this are the tenant's too (see InventoryOptions); 3-128 run id characters. */
+  storeRunPrefix?: string;
   /** How long to wait for visibility to list none of the tenant after the deletion (default 60 s). */
   visibilityWaitMs?: number;
 }
@@ -193,10 +195,13 @@ async function eraseRound(client: Client, store: DocumentStore, inv: TenantInven
 export async function eraseTenant(client: Client, store: DocumentStore, tenant: string, options: EraseTenantOptions = {}): Promise<ErasureReport> {
   const checked = tenantSchema.safeParse(tenant);
   if (!checked.success) throw new Error(`tenant: ${checked.error.issues[0]?.message ?? 'invalid'}`);
+  const prefix = options.storeRunPrefix;
+  if (prefix !== undefined && !/^[A-Za-z0-9._-]{3,128}$/.test(prefix)) throw new Error('storeRunPrefix: must be 3-128 letters, digits, dot, dash or underscore');
   const cancelWaitMs = options.cancelWaitMs ?? 60_000;
   const visibilityWaitMs = options.visibilityWaitMs ?? 60_000;
 
-  const first = await tenantInventory(client, store, tenant);
+  const find = () => tenantInventory(client, store, tenant, { storeRunPrefix: prefix });
+  const first = await find();
   const tally = new Tally();
   tally.add(first);
   const report = (found: boolean, extra: Partial<ErasureReport> = {}): ErasureReport => ({
@@ -227,7 +232,7 @@ export async function eraseTenant(client: Client, store: DocumentStore, tenant: 
     // Besides the listing's lag: a run that started meanwhile, or the ledger started again by one.
     const ledgerBack = (await tenantExecutions(client, tenant)).some((e) => e.type === LEDGER_WORKFLOW_TYPE && !tally.executions.has(e.runId));
     if ((fresh.length === 0 && !ledgerBack) || round >= ROUNDS) break;
-    inv = await tenantInventory(client, store, tenant);
+    inv = await find();
   }
   // A cancelled run's activity may have written a last page after its workflow closed: the
   // workflows are gone now (its heartbeat fails), so a second delete leaves the store runs empty.

@@ -117,8 +117,16 @@ async function tenantOfWorkflow(client: Client, workflowId: string): Promise<str
   }
 }
 
+export interface InventoryOptions {
+  /**
+   * Store runs whose id starts with this are the tenant's too: a backend that names its runs'
+   * store runs per tenant (input.runId) finds those Temporal no longer lists (past retention).
+   */
+  storeRunPrefix?: string;
+}
+
 /** Finds everything of the tenant; changes nothing. */
-export async function tenantInventory(client: Client, store: DocumentStore, tenant: string): Promise<TenantInventory> {
+export async function tenantInventory(client: Client, store: DocumentStore, tenant: string, options: InventoryOptions = {}): Promise<TenantInventory> {
   const executions = await tenantExecutions(client, tenant);
   const workflowIds = new Set(executions.map((e) => e.workflowId));
 
@@ -162,6 +170,10 @@ export async function tenantInventory(client: Client, store: DocumentStore, tena
     series.push({ name, ...counted });
     // A series of this tenant alone: its entries' runs are the tenant's, also those Temporal no longer has.
     if (counted.ofOthers === 0) for (const entry of entries) runIds.add(entry.runId);
+  }
+  if (options.storeRunPrefix) {
+    const prefix = options.storeRunPrefix;
+    for (const r of await store.listRuns()) if (r.runId.startsWith(prefix)) runIds.add(r.runId);
   }
   const storeRuns: TenantStoreRun[] = [];
   const sharedStoreRuns: string[] = [];

@@ -9,7 +9,7 @@ import { connectClient } from '../connect.js';
 import { UsageError } from '../errors.js';
 import { openCliStore } from '../store-arg.js';
 
-const USAGE = 'webdata tenants --tenant T --erase [--dry-run] [--reason TEXT] [--store DIR|postgres://...] [--json], or webdata tenants --erasures [--tenant T] [--store ...] [--json]';
+const USAGE = 'webdata tenants --tenant T --erase [--dry-run] [--reason TEXT] [--store-run-prefix P] [--store DIR|postgres://...] [--json], or webdata tenants --erasures [--tenant T] [--store ...] [--json]';
 
 export function countsLine(c: ErasureCounts): string {
   return `schedules ${c.schedules}, runs ${c.runs} (executions ${c.executions}, cancelled ${c.cancelled}, terminated ${c.terminated}), `
@@ -41,6 +41,7 @@ export async function tenantsEraseCommand(argv: string[]): Promise<number> {
       'dry-run': { type: 'boolean' },
       erasures: { type: 'boolean' },
       reason: { type: 'string' },
+      'store-run-prefix': { type: 'string' },
       store: { type: 'string' },
       json: { type: 'boolean' },
     },
@@ -51,17 +52,19 @@ export async function tenantsEraseCommand(argv: string[]): Promise<number> {
   }
   if (values.erase && values.erasures) throw new UsageError(`--erase and --erasures go alone: ${USAGE}`);
   if (values.erasures) {
-    if (values['dry-run'] || values.reason !== undefined) throw new UsageError(`--erasures lists the records: give no --dry-run or --reason (${USAGE})`);
+    if (values['dry-run'] || values.reason !== undefined || values['store-run-prefix'] !== undefined) throw new UsageError(`--erasures lists the records: give no --dry-run, --reason or --store-run-prefix (${USAGE})`);
     return printErasures(values.store, values.tenant, values.json === true);
   }
   if (values.tenant === undefined) throw new UsageError(`--erase needs --tenant T: ${USAGE}`);
   if (values.reason !== undefined && values.reason.length > 500) throw new UsageError('--reason: at most 500 characters');
+  const prefix = values['store-run-prefix'];
+  if (prefix !== undefined && !/^[A-Za-z0-9._-]{3,128}$/.test(prefix)) throw new UsageError(`--store-run-prefix: must be 3-128 letters, digits, dot, dash or underscore, got "${prefix}"`);
 
   const where = openCliStore(values.store);
   try {
     const conn = await connectClient();
     try {
-      const report = await eraseTenant(conn.client, where.store, values.tenant, { dryRun: values['dry-run'] === true, reason: values.reason });
+      const report = await eraseTenant(conn.client, where.store, values.tenant, { dryRun: values['dry-run'] === true, reason: values.reason, storeRunPrefix: prefix });
       if (values.json) console.log(JSON.stringify(report));
       else printReport(report, where.label, conn.namespace);
       return 0;
