@@ -14,7 +14,8 @@ import { seriesStoreRun } from '../activities/changes.js';
 import { LEDGER_WORKFLOW_TYPE } from '../shared/tenant-ledger-messages.js';
 import { tenantSchema } from '../shared/tenant.js';
 import { recordUrl, writeErasureRecord, type ErasureCounts } from './erasure-record.js';
-import { tenantExecutions, tenantInventory, type TenantExecution, type TenantInventory, type TenantSeries } from './tenant-inventory.js';
+import { eachLimited } from './each-limited.js';
+import { PARALLEL, tenantExecutions, tenantInventory, type TenantExecution, type TenantInventory, type TenantSeries, type TenantStoreRun } from './tenant-inventory.js';
 import { tenantQuery } from './tenant-runs.js';
 
 export interface EraseTenantOptions {
@@ -170,20 +171,22 @@ async function eraseRound(client: Client, store: DocumentStore, inv: TenantInven
   await stopRuns(client, inv.executions.filter((e) => e.status === 'RUNNING' && e.type !== LEDGER_WORKFLOW_TYPE), options.cancelWaitMs, reason, tally);
 
   // Counted again now that the runs have closed: what is deleted is what they left.
-  tally.add({ ...inv, storeRuns: await Promise.all(inv.storeRuns.map(async (r) => ({ runId: r.runId, ...(await store.count(r.runId)) }))) });
-  for (const r of inv.storeRuns) {
+  const storeRuns: TenantStoreRun[] = [];
+  await eachLimited(inv.storeRuns, PARALLEL, async (r) => { storeRuns.push({ runId: r.runId, ...(await store.count(r.runId)) }); });
+  tally.add({ ...inv, storeRuns });
+  await eachLimited(inv.storeRuns, PARALLEL, async (r) => {
     await store.deleteRun(r.runId);
     tally.deleted.add(r.runId);
-  }
+  });
   for (const s of inv.series) if (s.ofOthers === 0) await store.deleteRun(seriesStoreRun(s.name));
 
   // The ledger after the runs: a cancelled run settles its credits on it (and would start it again).
   const ledgers = new Set(inv.executions.filter((e) => e.type === LEDGER_WORKFLOW_TYPE && e.status === 'RUNNING').map((e) => e.workflowId));
   for (const id of ledgers) await ignoreNotFound(() => client.workflow.getHandle(id).terminate(reason));
 
-  for (const e of inv.executions) {
-    await ignoreNotFound(() => client.workflowService.deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId: e.workflowId, runId: e.runId } }));
-  }
+  await eachLimited(inv.executions, PARALLEL, (e) => ignoreNotFound(
+    () => client.workflowService.deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId: e.workflowId, runId: e.runId } }),
+  ));
 }
 
 /**

@@ -10,6 +10,7 @@ import { TENANT } from '../search-attributes.js';
 import { LEDGER_WORKFLOW_TYPE, ledgerWorkflowId } from '../shared/tenant-ledger-messages.js';
 import { DEFAULT_TENANT } from '../shared/tenant.js';
 import { PARSE_DOCUMENTS_WORKFLOW_TYPE, PIPELINE_WORKFLOW_TYPE } from '../workflows/definitions.js';
+import { eachLimited } from './each-limited.js';
 import { tenantQuery } from './tenant-runs.js';
 
 /** The store run erasure records go to: `:` is outside a run id's rule, so no run can write there. */
@@ -48,6 +49,9 @@ export interface TenantInventory {
   sharedStoreRuns: string[];
   series: TenantSeries[];
 }
+
+/** Requests in flight at once while reading the runs' inputs. */
+export const PARALLEL = 8;
 
 const OWN_TYPES = new Set([PIPELINE_WORKFLOW_TYPE, PARSE_DOCUMENTS_WORKFLOW_TYPE]);
 
@@ -144,14 +148,13 @@ export async function tenantInventory(client: Client, store: DocumentStore, tena
 
   // A run's store run is input.runId, else its workflow id (pipeline.ts, parse-documents.ts).
   const runIds = new Set<string>();
-  for (const e of executions) {
-    if (!OWN_TYPES.has(e.type)) continue;
+  await eachLimited(executions.filter((e) => OWN_TYPES.has(e.type)), PARALLEL, async (e) => {
     const args = await startArguments(client, e.workflowId, e.runId);
-    if (!args) continue;
+    if (!args) return;
     const input = (args[0] ?? {}) as RunInputFields;
     runIds.add(typeof input.runId === 'string' ? input.runId : e.workflowId);
     if (typeof input.changes?.series === 'string') seriesNames.add(input.changes.series);
-  }
+  });
 
   const series: TenantSeries[] = [];
   for (const name of seriesNames) {
