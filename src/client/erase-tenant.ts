@@ -13,7 +13,7 @@ import type { DocumentStore } from 'webdata-storage';
 import { seriesStoreRun } from '../activities/changes.js';
 import { LEDGER_WORKFLOW_TYPE } from '../shared/tenant-ledger-messages.js';
 import { tenantSchema } from '../shared/tenant.js';
-import { recordUrl, writeErasureRecord, type ErasureCounts } from './erasure-record.js';
+import { listErasures, recordUrl, writeErasureRecord, type ErasureCounts } from './erasure-record.js';
 import { eachLimited } from './each-limited.js';
 import { PARALLEL, tenantExecutions, tenantInventory, type TenantExecution, type TenantInventory, type TenantSeries, type TenantStoreRun } from './tenant-inventory.js';
 import { tenantQuery } from './tenant-runs.js';
@@ -45,6 +45,8 @@ export interface ErasureReport {
   stillListed: number;
   /** The erasure record's url (`erasure:<tenant>:<time>`), when one was written. */
   record?: string;
+  /** Records of earlier erasures of the tenant that were cut short, marked done by this one. */
+  finished?: string[];
 }
 
 const ROUNDS = 3;
@@ -190,6 +192,17 @@ async function eraseRound(client: Client, store: DocumentStore, inv: TenantInven
 }
 
 /**
+ * Marks done the records of the tenant's erasures that were cut short (`begun` only): an erasure
+ * that ends with nothing of the tenant left has finished their work. Their counts stay what each
+ * found when it began.
+ */
+async function finishInterrupted(store: DocumentStore, tenant: string): Promise<string[]> {
+  const unfinished = (await listErasures(store, tenant)).filter((r) => r.status === 'begun');
+  for (const r of unfinished) await writeErasureRecord(store, { ...r, status: 'done' });
+  return unfinished.map((r) => r.url);
+}
+
+/**
  * Erases the tenant: its schedules, runs (cancelled, then their executions deleted), store runs
  * and change series, and its credit ledger; writes an erasure record (counts only) to the store.
  * With `dryRun`, finds and counts only. Run again after an interruption: it goes on where the
@@ -217,7 +230,11 @@ export async function eraseTenant(client: Client, store: DocumentStore, tenant: 
     stillListed: 0,
     ...extra,
   });
-  if (isEmpty(first)) return report(false);
+  if (isEmpty(first)) {
+    if (options.dryRun) return report(false);
+    const finished = await finishInterrupted(store, tenant);
+    return report(false, finished.length > 0 ? { finished } : {});
+  }
   if (options.dryRun) return report(true);
 
   const at = new Date().toISOString();
@@ -243,5 +260,6 @@ export async function eraseTenant(client: Client, store: DocumentStore, tenant: 
 
   const counts = tally.counts();
   await writeErasureRecord(store, { url, tenant, at, status: 'done', ...why, counts });
-  return { ...report(true), counts, stillListed: left.length, record: url };
+  const finished = await finishInterrupted(store, tenant);
+  return { ...report(true), counts, stillListed: left.length, record: url, ...(finished.length > 0 ? { finished } : {}) };
 }

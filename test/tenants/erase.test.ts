@@ -232,6 +232,53 @@ function scenario(name: string, storeSpec: () => string | undefined, skip: strin
       assert.equal(list.code, 0, list.err);
       assert.match(list.out, new RegExp(`^erasure:${A}:\\S+  done  reason: customer left \\(ticket 12\\)\\n  schedules 1, runs 4 `));
     });
+
+    test('an erasure killed midway is finished by the next one', { skip: name === 'folder' ? false : 'once is enough (the folder scenario)' }, async () => {
+      const c = client();
+      const C = `erase-c-${stamp}`;
+      const scheduleC = `erase-sched-c-${stamp}`;
+      const running = `erase-c-running-${stamp}`;
+      await setTenantBudget(c, C, 5000, { taskQueue: stack.taskQueue });
+      const done = await runToEnd(stack, input(C), `erase-c1-${stamp}`);
+      await schedulePipeline(c, input(C), { scheduleId: scheduleC, every: '1h', paused: true, taskQueue: stack.taskQueue, tenant: C });
+      await startPipeline(c, { ...input(C), crawl: { limit: 20, delay: 30 } }, { taskQueue: stack.taskQueue, workflowId: running });
+      await until('the slow run of C to crawl', async () => (await getProgress(c, running).catch(() => undefined))?.stage === 'crawl');
+      const all = [done.id, running, ledgerWorkflowId(C)];
+      await until('visibility to list C', async () => {
+        const ws = new Set((await listed(c, C)).map((w) => w.workflowId));
+        return all.every((id) => ws.has(id));
+      });
+
+      // The erasure in its own process, killed once it has begun (its first step deletes the schedule).
+      const child = spawn(process.execPath, ['bin/webdata.js', 'tenants', '--tenant', C, '--erase', '--store', stack.storeSpec], {
+        env: { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace },
+        stdio: 'ignore',
+      });
+      const closed = new Promise((r) => child.once('close', r));
+      await until('the erasure to delete the schedule', async () => {
+        try {
+          await c.schedule.getHandle(scheduleC).describe();
+          return false;
+        } catch (err) {
+          if (err instanceof ScheduleNotFoundError) return true;
+          throw err;
+        }
+      });
+      child.kill('SIGKILL');
+      await closed;
+      assert.ok((await listErasures(stack.store, C)).length >= 1, 'the erasure recorded that it began before it deleted anything');
+
+      // Wherever the kill landed, the next erasure leaves nothing of C and every record done.
+      const again = await eraseTenant(c, stack.store, C);
+      show(`${name} erase after a kill`, again);
+      assert.deepEqual(await listed(c, C), []);
+      for (const id of all) assert.ok(await describeGone(c, id), `${id} still described`);
+      assert.deepEqual(await stack.store.count(done.id), { documents: 0, failures: 0, links: 0 });
+      assert.deepEqual(await stack.store.count(running), { documents: 0, failures: 0, links: 0 });
+      const records = await listErasures(stack.store, C);
+      assert.ok(records.length >= 1 && records.every((r) => r.status === 'done'), JSON.stringify(records));
+      assert.deepEqual(await fingerprint(stack.store, ids.b), baseline.b, "B's documents are as they were");
+    });
   });
 }
 

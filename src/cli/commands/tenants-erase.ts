@@ -19,6 +19,7 @@ export function countsLine(c: ErasureCounts): string {
 function printReport(r: ErasureReport, storeLabel: string, namespace: string): void {
   if (!r.found) {
     console.log(`tenant ${r.tenant}: nothing to erase (no runs, schedules, stored documents, series or ledger of it in namespace ${namespace} and ${storeLabel})`);
+    for (const url of r.finished ?? []) console.log(`erasure record ${url} marked done (that erasure was cut short; nothing of ${r.tenant} is left)`);
     return;
   }
   console.log(r.dryRun ? `tenant ${r.tenant}: would erase (dry run, nothing changed)` : `tenant ${r.tenant}: erased`);
@@ -29,6 +30,7 @@ function printReport(r: ErasureReport, storeLabel: string, namespace: string): v
   for (const id of r.sharedStoreRuns) console.log(`kept: store run ${id} is also another tenant's workflow id`);
   if (r.stillListed > 0) console.log(`visibility still listed ${r.stillListed} execution(s) of ${r.tenant} when the wait ended (deleted; the listing lags): run the erasure again to check`);
   if (r.record) console.log(`erasure record ${r.record} in ${storeLabel}`);
+  for (const url of r.finished ?? []) console.log(`erasure record ${url} marked done (that erasure was cut short; this one finished it)`);
 }
 
 export async function tenantsEraseCommand(argv: string[]): Promise<number> {
