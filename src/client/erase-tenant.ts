@@ -41,7 +41,7 @@ export interface ErasureReport {
   keptSeries: TenantSeries[];
   /** Store runs whose id is another tenant's workflow id too: kept. */
   sharedStoreRuns: string[];
-  /** Executions visibility still listed when the wait ended (deleted; the listing lags): run again to check. */
+  /** Executions visibility still listed when the erasure ended (deleted ones it lags behind, or runs started meanwhile): run it again. */
   stillListed: number;
   /** The erasure record's url (`erasure:<tenant>:<time>`), when one was written. */
   record?: string;
@@ -206,7 +206,8 @@ async function finishInterrupted(store: DocumentStore, tenant: string): Promise<
  * Erases the tenant: its schedules, runs (cancelled, then their executions deleted), store runs
  * and change series, and its credit ledger; writes an erasure record (counts only) to the store.
  * With `dryRun`, finds and counts only. Run again after an interruption: it goes on where the
- * first stopped, and once all is gone it finds nothing and writes nothing.
+ * first stopped; once all is gone it finds nothing, writes no new record and marks the records
+ * of erasures cut short done.
  */
 export async function eraseTenant(client: Client, store: DocumentStore, tenant: string, options: EraseTenantOptions = {}): Promise<ErasureReport> {
   const checked = tenantSchema.safeParse(tenant);
