@@ -15,7 +15,7 @@ import { LEDGER_WORKFLOW_TYPE } from '../shared/tenant-ledger-messages.js';
 import { tenantSchema } from '../shared/tenant.js';
 import { listErasures, recordUrl, writeErasureRecord, type ErasureCounts } from './erasure-record.js';
 import { eachLimited } from './each-limited.js';
-import { PARALLEL, tenantExecutions, tenantInventory, type TenantExecution, type TenantInventory, type TenantSeries, type TenantStoreRun } from './tenant-inventory.js';
+import { PARALLEL, tenantExecutions, tenantInventory, type KeptStoreRun, type TenantExecution, type TenantInventory, type TenantSeries, type TenantStoreRun } from './tenant-inventory.js';
 import { tenantQuery } from './tenant-runs.js';
 
 export interface EraseTenantOptions {
@@ -39,8 +39,8 @@ export interface ErasureReport {
   counts: ErasureCounts;
   /** Series that also hold other tenants' runs: kept whole (the store cannot remove single entries). */
   keptSeries: TenantSeries[];
-  /** Store runs whose id is another tenant's workflow id too: kept. */
-  sharedStoreRuns: string[];
+  /** Store runs of the tenant kept because another tenant's data needs them (see KeptStoreRun). */
+  keptStoreRuns: KeptStoreRun[];
   /** Executions visibility still listed when the erasure ended (deleted ones it lags behind, or runs started meanwhile): run it again. */
   stillListed: number;
   /** The erasure record's url (`erasure:<tenant>:<time>`), when one was written. */
@@ -227,7 +227,7 @@ export async function eraseTenant(client: Client, store: DocumentStore, tenant: 
     found,
     counts: found ? tally.counts() : zeroCounts(),
     keptSeries: first.series.filter((s) => s.ofOthers > 0),
-    sharedStoreRuns: first.sharedStoreRuns,
+    keptStoreRuns: first.keptStoreRuns,
     stillListed: 0,
     ...extra,
   });

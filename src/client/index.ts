@@ -17,4 +17,4 @@ export { governorStatus, type GovernorStatus } from '../coordination/team-govern
 export { DEFAULT_TENANT, priorityOf, tenantSchema } from '../shared/tenant.js';
 export { eraseTenant, type EraseTenantOptions, type ErasureReport } from './erase-tenant.js';
 export { listErasures, type ErasureCounts, type ErasureRecord } from './erasure-record.js';
-export { tenantInventory, ERASURES_STORE_RUN, type TenantInventory, type TenantExecution, type TenantSeries, type TenantStoreRun } from './tenant-inventory.js';
+export { tenantInventory, ERASURES_STORE_RUN, type KeptStoreRun, type TenantInventory, type TenantExecution, type TenantSeries, type TenantStoreRun } from './tenant-inventory.js';

@@ -28,6 +28,12 @@ export interface TenantStoreRun extends Counts {
   runId: string;
 }
 
+export interface KeptStoreRun {
+  runId: string;
+  /** `workflow id`: it is also another tenant's workflow id (that run's default store run); `copies`: another tenant's series run points at its pages. */
+  why: 'workflow id' | 'copies';
+}
+
 export interface TenantSeries {
   name: string;
   /** Index entries (completed runs) of the tenant's workflows. */
@@ -45,8 +51,8 @@ export interface TenantInventory {
   schedules: string[];
   /** The store runs the tenant's runs wrote (with what each holds now); empty ones included. */
   storeRuns: TenantStoreRun[];
-  /** Store run ids that are also another tenant's workflow id: kept, reported. */
-  sharedStoreRuns: string[];
+  /** Store runs of the tenant's runs that another tenant's data needs: kept, reported. */
+  keptStoreRuns: KeptStoreRun[];
   series: TenantSeries[];
 }
 
@@ -157,6 +163,9 @@ export async function tenantInventory(client: Client, store: DocumentStore, tena
   });
 
   const series: TenantSeries[] = [];
+  // Runs of other tenants recorded in a series the tenant shares: their unchanged pages are stubs
+  // pointing at the previous run's copy, which may be one of the tenant's.
+  const othersRuns: string[] = [];
   for (const name of seriesNames) {
     const entries = await seriesRuns(store, name);
     if (entries.length === 0) continue;
@@ -167,7 +176,10 @@ export async function tenantInventory(client: Client, store: DocumentStore, tena
         const other = await tenantOfWorkflow(client, entry.workflowId);
         if (other === undefined) counted.unknown += 1;
         else if (other === tenant) counted.ofTenant += 1;
-        else counted.ofOthers += 1;
+        else {
+          counted.ofOthers += 1;
+          othersRuns.push(entry.runId);
+        }
       }
     }
     series.push({ name, ...counted });
@@ -179,19 +191,30 @@ export async function tenantInventory(client: Client, store: DocumentStore, tena
     for (const r of await store.listRuns()) if (r.runId.startsWith(prefix)) runIds.add(r.runId);
   }
   const storeRuns: TenantStoreRun[] = [];
-  const sharedStoreRuns: string[] = [];
+  const keptStoreRuns: KeptStoreRun[] = [];
+  const copied = new Set<string>();
+  for (const runId of othersRuns) {
+    for await (const doc of store.readDocuments(runId)) {
+      const from = (doc.copyOf as { runId?: unknown } | undefined)?.runId;
+      if (typeof from === 'string' && runIds.has(from)) copied.add(from);
+    }
+  }
   for (const runId of runIds) {
     if (runId === ERASURES_STORE_RUN || runId.startsWith('series:')) continue;
     // A run id that is also another tenant's workflow id is that run's default store run too.
     if (!workflowIds.has(runId)) {
       const other = await tenantOfWorkflow(client, runId);
       if (other !== undefined && other !== tenant) {
-        sharedStoreRuns.push(runId);
+        keptStoreRuns.push({ runId, why: 'workflow id' });
         continue;
       }
+    }
+    if (copied.has(runId)) {
+      keptStoreRuns.push({ runId, why: 'copies' });
+      continue;
     }
     storeRuns.push({ runId, ...(await store.count(runId)) });
   }
 
-  return { tenant, executions, schedules, storeRuns, sharedStoreRuns, series };
+  return { tenant, executions, schedules, storeRuns, keptStoreRuns, series };
 }

@@ -84,8 +84,9 @@ function scenario(name: string, storeSpec: () => string | undefined, skip: strin
     const seriesA = `erase-series-${name}-${stamp}`;
     const scheduleA = `erase-sched-a-${name}-${stamp}`;
     const scheduleB = `erase-sched-b-${name}-${stamp}`;
-    const ids: { a: string[]; b: string; running: string; scheduled: string } = { a: [], b: '', running: '', scheduled: '' };
-    let baseline: { b: { count: number; hash: string }; bLedgerUsed: number; aDocuments: number };
+    const mixed = `erase-mixed-${name}-${stamp}`;
+    const ids: { a: string[]; b: string; bMixed: string; aMixed: string; running: string; scheduled: string } = { a: [], b: '', bMixed: '', aMixed: '', running: '', scheduled: '' };
+    let baseline: { b: { count: number; hash: string }; bMixed: { count: number; hash: string }; bLedgerUsed: number; aDocuments: number };
 
     const input = (tenant: string): PipelineInput => ({
       url: `${stack.service.siteUrl as string}/`,
@@ -107,9 +108,14 @@ function scenario(name: string, storeSpec: () => string | undefined, skip: strin
       const plainA = await runToEnd(stack, input(A), `erase-a1-${name}-${stamp}`);
       const seriesRun = await runToEnd(stack, { ...input(A), changes: { series: seriesA } }, `erase-a2-${name}-${stamp}`);
       const plainB = await runToEnd(stack, input(B), `erase-b1-${name}-${stamp}`);
-      for (const r of [plainA, seriesRun, plainB]) assert.equal(r.result.status, 'completed', JSON.stringify(r.result.stages));
+      // A series both tenants record runs in: B's unchanged pages are stubs pointing at A's copy.
+      const mixedA = await runToEnd(stack, { ...input(A), changes: { series: mixed } }, `erase-a-mixed-${name}-${stamp}`);
+      const mixedB = await runToEnd(stack, { ...input(B), changes: { series: mixed } }, `erase-b-mixed-${name}-${stamp}`);
+      for (const r of [plainA, seriesRun, plainB, mixedA, mixedB]) assert.equal(r.result.status, 'completed', JSON.stringify(r.result.stages));
       ids.a.push(plainA.id, seriesRun.id);
       ids.b = plainB.id;
+      ids.aMixed = mixedA.id;
+      ids.bMixed = mixedB.id;
 
       await schedulePipeline(client, input(A), { scheduleId: scheduleA, every: '1h', paused: true, taskQueue: stack.taskQueue, tenant: A });
       await schedulePipeline(client, input(B), { scheduleId: scheduleB, every: '1h', paused: true, taskQueue: stack.taskQueue, tenant: B });
@@ -127,16 +133,19 @@ function scenario(name: string, storeSpec: () => string | undefined, skip: strin
       // Visibility lags the starts: wait until it lists every run and the ledger of A.
       await until('visibility to list A', async () => {
         const ws = new Set((await listed(client, A)).map((w) => w.workflowId));
-        return [...ids.a, ledgerWorkflowId(A)].every((id) => ws.has(id));
+        return [...ids.a, ids.aMixed, ledgerWorkflowId(A)].every((id) => ws.has(id));
       });
       // A store run of A's that Temporal no longer lists (a run past retention), named by A's prefix.
       await stack.store.appendDocuments(`${A}.old-run`, 'old-job', [{ url: 'https://old.example/page', kind: 'crawl', markdown: 'old page' }]);
       let aDocuments = 0;
       for (const id of ids.a) aDocuments += (await stack.store.count(id)).documents;
-      baseline = { b: await fingerprint(stack.store, ids.b), bLedgerUsed: (await tenantUsage(client, B))?.used ?? -1, aDocuments };
+      baseline = { b: await fingerprint(stack.store, ids.b), bMixed: await fingerprint(stack.store, ids.bMixed), bLedgerUsed: (await tenantUsage(client, B))?.used ?? -1, aDocuments };
       assert.ok(baseline.b.count > 0, 'B has documents');
       assert.equal((await seriesRuns(stack.store, seriesA)).length, 1, 'the series run is in its series');
       assert.equal((await seriesRuns(stack.store, scheduleA)).length, 1, "the schedule's run is in the schedule's series");
+      const stubs = [];
+      for await (const d of stack.store.readDocuments(ids.bMixed)) if ((d.copyOf as { runId?: string } | undefined)?.runId === ids.aMixed) stubs.push(d.url);
+      assert.ok(stubs.length > 0, "B's run of the shared series points at A's pages");
     });
     after(async () => {
       await stack?.close();
@@ -148,7 +157,9 @@ function scenario(name: string, storeSpec: () => string | undefined, skip: strin
       show(`${name} dry run`, dry);
       assert.equal(dry.found, true);
       assert.equal(dry.counts.schedules, 1);
-      assert.equal(dry.counts.runs, 4);
+      assert.equal(dry.counts.runs, 5);
+      assert.deepEqual(dry.keptSeries.map((k) => [k.name, k.ofTenant, k.ofOthers]), [[mixed, 1, 1]]);
+      assert.deepEqual(dry.keptStoreRuns, [{ runId: ids.aMixed, why: 'copies' }]);
       assert.equal(dry.counts.ledger, 1);
       assert.equal(dry.counts.series, 2);
       assert.ok(dry.counts.executions >= 5, `executions ${dry.counts.executions}`);
@@ -166,7 +177,7 @@ function scenario(name: string, storeSpec: () => string | undefined, skip: strin
       const r = await webdata(['tenants', '--tenant', A, '--erase', '--dry-run', '--store', stack.storeSpec], { TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace });
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, new RegExp(`tenant ${A}: would erase \\(dry run, nothing changed\\)`));
-      assert.match(r.out, /^schedules 1, runs 4 \(executions \d+, cancelled 0, terminated 0\), store runs \d+, documents \d+, failures \d+, links \d+, series 2, ledger 1$/m);
+      assert.match(r.out, /^schedules 1, runs 5 \(executions \d+, cancelled 0, terminated 0\), store runs \d+, documents \d+, failures \d+, links \d+, series 2, ledger 1$/m);
       const refused = await webdata(['tenants', '--tenant', 'a b', '--erase'], { TEMPORAL_ADDRESS: stack.temporal.address });
       assert.equal(refused.code, 2);
       assert.deepEqual(refused.err.trim().split('\n'), ['webdata tenants: --tenant: must be 1-64 letters, digits, dot, dash or underscore, got "a b"']);
@@ -183,7 +194,7 @@ function scenario(name: string, storeSpec: () => string | undefined, skip: strin
       show(`${name} erase`, report);
       assert.equal(report.found, true);
       assert.equal(report.counts.schedules, 1);
-      assert.equal(report.counts.runs, 4);
+      assert.equal(report.counts.runs, 5);
       assert.equal(report.counts.cancelled, 1, 'the crawling run was cancelled');
       assert.equal(report.counts.ledger, 1);
       assert.equal(report.counts.series, 2);
@@ -192,7 +203,7 @@ function scenario(name: string, storeSpec: () => string | undefined, skip: strin
 
       // Temporal: no execution of A listed or describable, no schedule, no ledger.
       assert.deepEqual(await listed(c, A), []);
-      for (const id of [...ids.a, ledgerWorkflowId(A)]) assert.ok(await describeGone(c, id), `${id} still described`);
+      for (const id of [...ids.a, ids.aMixed, ledgerWorkflowId(A)]) assert.ok(await describeGone(c, id), `${id} still described`);
       await assert.rejects(c.schedule.getHandle(scheduleA).describe(), ScheduleNotFoundError);
       // The store: A's runs and series are gone.
       for (const id of [...ids.a, `${A}.old-run`]) assert.deepEqual(await stack.store.count(id), { documents: 0, failures: 0, links: 0 }, `${id} still stored`);
@@ -201,8 +212,17 @@ function scenario(name: string, storeSpec: () => string | undefined, skip: strin
       const runsLeft = (await stack.store.listRuns()).map((r) => r.runId);
       for (const id of ids.a) assert.ok(!runsLeft.includes(id), `${id} still listed by the store`);
 
-      // B: its run, documents (same count and content), schedule and ledger as they were.
-      assert.deepEqual((await listed(c, B)).map((w) => w.workflowId).sort(), [ids.b, ledgerWorkflowId(B)].sort());
+      // The shared series is kept with A's run its B run points at (reported), the rest of A gone.
+      assert.deepEqual(report.keptStoreRuns, [{ runId: ids.aMixed, why: 'copies' }]);
+      assert.deepEqual((await seriesRuns(stack.store, mixed)).map((e) => e.workflowId), [ids.aMixed, ids.bMixed]);
+      for await (const d of stack.store.readDocuments(ids.bMixed)) {
+        const copy = d.copyOf as { runId: string; jobId: string } | undefined;
+        if (copy) assert.ok(await stack.store.getDocument(copy.runId, copy.jobId, d.url), `${d.url}: its copy is gone`);
+      }
+
+      // B: its runs, documents (same count and content), schedule and ledger as they were.
+      assert.deepEqual((await listed(c, B)).map((w) => w.workflowId).sort(), [ids.b, ids.bMixed, ledgerWorkflowId(B)].sort());
+      assert.deepEqual(await fingerprint(stack.store, ids.bMixed), baseline.bMixed);
       assert.equal((await c.workflow.getHandle(ids.b).describe()).status.name, 'COMPLETED');
       assert.deepEqual(await fingerprint(stack.store, ids.b), baseline.b);
       await c.schedule.getHandle(scheduleB).describe();
@@ -217,7 +237,7 @@ function scenario(name: string, storeSpec: () => string | undefined, skip: strin
       assert.deepEqual(records[0].counts, report.counts);
       const text = JSON.stringify(records);
       const site = new URL(stack.service.siteUrl as string);
-      for (const secret of [site.host, '/docs', ...ids.a, seriesA, scheduleA]) assert.ok(!text.includes(secret), `the record holds ${secret}`);
+      for (const secret of [site.host, '/docs', ...ids.a, ids.aMixed, seriesA, scheduleA, mixed]) assert.ok(!text.includes(secret), `the record holds ${secret}`);
     });
 
     test('a second erasure finds nothing and says so', async () => {
@@ -230,7 +250,7 @@ function scenario(name: string, storeSpec: () => string | undefined, skip: strin
       assert.match(r.out, new RegExp(`^tenant ${A}: nothing to erase`));
       const list = await webdata(['tenants', '--erasures', '--tenant', A, '--store', stack.storeSpec], {});
       assert.equal(list.code, 0, list.err);
-      assert.match(list.out, new RegExp(`^erasure:${A}:\\S+  done  reason: customer left \\(ticket 12\\)\\n  schedules 1, runs 4 `));
+      assert.match(list.out, new RegExp(`^erasure:${A}:\\S+  done  reason: customer left \\(ticket 12\\)\\n  schedules 1, runs 5 `));
     });
 
     test('an erasure killed midway is finished by the next one', { skip: name === 'folder' ? false : 'once is enough (the folder scenario)' }, async () => {

@@ -27,7 +27,11 @@ function printReport(r: ErasureReport, storeLabel: string, namespace: string): v
   for (const s of r.keptSeries) {
     console.log(`kept: series ${s.name} also records ${s.ofOthers} run(s) of other tenants; its ${s.ofTenant} entr${s.ofTenant === 1 ? 'y' : 'ies'} of ${r.tenant} stay in its index (the store cannot remove single entries)`);
   }
-  for (const id of r.sharedStoreRuns) console.log(`kept: store run ${id} is also another tenant's workflow id`);
+  for (const k of r.keptStoreRuns) {
+    console.log(k.why === 'copies'
+      ? `kept: store run ${k.runId}: another tenant's run of a shared series points at its pages`
+      : `kept: store run ${k.runId} is also another tenant's workflow id`);
+  }
   if (r.stillListed > 0) console.log(`visibility still listed ${r.stillListed} execution(s) of ${r.tenant} when the erasure ended (the listing lags behind deletions, or a run started meanwhile): run it again`);
   if (r.record) console.log(`erasure record ${r.record} in ${storeLabel}`);
   for (const url of r.finished ?? []) console.log(`erasure record ${url} marked done (that erasure was cut short; this one finished it)`);
