@@ -165,6 +165,9 @@ It reads Temporal as \`webdata status\` does.`,
   tenants: `usage: webdata tenants [--tenant T] [--json]
        webdata tenants --tenant T --set-budget N|none [--task-queue Q]
        webdata tenants --tenant T|--default [--max-runs N|none] [--credits-per-hour N|none] [--json]
+       webdata tenants --tenant T --erase [--dry-run] [--reason TEXT] [--store-run-prefix P]
+                       [--store DIR|postgres://...] [--json]
+       webdata tenants --erasures [--tenant T] [--store DIR|postgres://...] [--json]
 
 Each tenant's credits this month (UTC): used (settled by its runs' stages), held (reserved by
 stages running now), its monthly budget and what is left. A run with input.tenant reserves a
@@ -178,6 +181,16 @@ is fitted to what is left, or the run waits until the window frees). --default s
 every tenant without its own (alone, it shows them); none: no limit; default (with --tenant):
 follow the default again. The listing's runs and this hour columns: in flight / limit, credits
 settled within the hour and held / limit.
+
+--erase removes the tenant's data as one: its schedules, its runs (running ones cancelled,
+terminated after 60 s), their documents, failures and link lists in the store, its change
+series, its credit ledger and every workflow execution (histories deleted); then it prints the
+counts and writes an erasure record (when, --reason, counts; no data) to the store. --dry-run
+prints the counts and changes nothing. Run it again after an interruption: it finishes the
+work, and once all is gone it says there is nothing to erase. --erasures lists the records.
+Runs are found through Temporal: --store-run-prefix P also erases every store run whose id
+starts with P (runs past the namespace's retention, when their input.runId names the tenant).
+The store is --store, else WEBDATA_STORE, else .data/store: the one the worker writes.
 
 ${CONNECTION}`,
   changes: `usage: webdata changes <series> [--run RUN-ID] [--diff] [--json] [--store DIR|postgres://...]

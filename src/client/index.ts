@@ -22,3 +22,6 @@ export { envApiKeyResolver, apiKeyEnvName } from '../keys/env.js';
 export { fileApiKeyResolver } from '../keys/file.js';
 export type { ApiKeyResolver } from '../keys/resolver.js';
 export { apiKeyRefIssue } from '../shared/api-key-ref.js';
+export { eraseTenant, type EraseTenantOptions, type ErasureReport } from './erase-tenant.js';
+export { listErasures, type ErasureCounts, type ErasureRecord } from './erasure-record.js';
+export { tenantInventory, ERASURES_STORE_RUN, type KeptStoreRun, type TenantInventory, type TenantExecution, type TenantSeries, type TenantStoreRun } from './tenant-inventory.js';

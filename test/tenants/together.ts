@@ -2,6 +2,7 @@
 // them), to pay Node, the TypeScript loader and the stack's imports once. A new file here must be
 // imported below or named on an `// alone: <file>` line; each still runs alone with `node --test`.
 import './cli-tenant.test.js';
+import './erase.test.js';
 import './governor-rules.test.js';
 import './governor-stack.test.js';
 import './ledger-rules.test.js';

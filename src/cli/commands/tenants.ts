@@ -15,6 +15,8 @@ function row(u: TenantUsage): string {
 }
 
 export async function tenantsCommand(argv: string[]): Promise<number> {
+  // --erase and --erasures: their own flags and store (tenants-erase.ts).
+  if (argv.includes('--erase') || argv.includes('--erasures')) return (await import('./tenants-erase.js')).tenantsEraseCommand(argv);
   if (limitsRequested(argv)) return tenantLimitsCommand(argv);
   const { values, positionals } = parseArgs({
     args: argv,
