@@ -13,10 +13,11 @@
 import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
 import { signWebhookBody } from 'webdata-client';
-import type { DocumentInput, DocumentStore, StoredDocument } from 'webdata-storage';
+import type { DocumentInput, DocumentStore } from 'webdata-storage';
 import { currentScope } from './context.js';
 import type { ActivityDeps } from './deps.js';
 import { mapFailures } from './failures.js';
+import { SERIES_JOB, seriesRuns, seriesStoreRun } from './series-index.js';
 import { urlKey } from 'webdata-contract';
 import type { ChangeCounts, ChangeReport, CloseSeriesRunInput, OpenSeriesRunInput, OpenSeriesRunResult, SendChangeSummaryInput, StoreReference } from './types.js';
 
@@ -38,12 +39,10 @@ export interface ContentCopy {
 /** Job kinds whose documents are pages of the site (interact outputs are not tracked). */
 const PAGE_KINDS = new Set(['crawl', 'batch']);
 export const REMOVED_LIST = 'removed';
+export { SERIES_JOB, seriesRuns, seriesStoreRun, type SeriesRunEntry } from './series-index.js';
 export const CHANGES_SIGNATURE_HEADER = 'x-webdata-signature';
-export const SERIES_JOB = 'runs';
 /** URLs per kind carried in results and the webhook (the store has them all). */
 const SAMPLE = 20;
-
-export const seriesStoreRun = (series: string): string => `series:${series}`;
 
 /**
  * Markdown as compared: line endings, trailing spaces and runs of blank lines do not count.
@@ -132,32 +131,6 @@ function unifiedDiff(url: string, fromRun: string, toRun: string, old: Pick<Docu
   const status = (d: typeof old) => (d.metadata as { statusCode?: unknown } | undefined)?.statusCode ?? 200;
   const header = status(old) === status(now) ? '' : ` (status ${String(status(old))} → ${String(status(now))})`;
   return createTwoFilesPatch(url, url, text(old), text(now), `run ${fromRun}`, `run ${toRun}${header}`, { context: 3 });
-}
-
-/** One completed run in a series' index. */
-export interface SeriesRunEntry {
-  runId: string;
-  workflowId: string;
-  previousRunId: string | null;
-  completedAt: string;
-  counts: ChangeCounts;
-}
-
-/** The completed runs of a series, oldest first. */
-export async function seriesRuns(store: DocumentStore, series: string): Promise<SeriesRunEntry[]> {
-  const out: SeriesRunEntry[] = [];
-  for await (const doc of store.readDocuments(seriesStoreRun(series), { jobId: SERIES_JOB })) out.push(seriesEntryOf(doc));
-  return out;
-}
-
-function seriesEntryOf(doc: StoredDocument): SeriesRunEntry {
-  return {
-    runId: doc.url,
-    workflowId: String(doc.workflowId ?? doc.url),
-    previousRunId: typeof doc.previousRunId === 'string' ? doc.previousRunId : null,
-    completedAt: String(doc.completedAt ?? doc.storedAt),
-    counts: doc.counts as ChangeCounts,
-  };
 }
 
 export function createChangeActivities(deps: ActivityDeps) {

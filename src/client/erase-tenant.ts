@@ -10,7 +10,7 @@
 //   started just before the schedule went) is erased in another round.
 import type { Client } from '@temporalio/client';
 import type { DocumentStore } from 'webdata-storage';
-import { seriesStoreRun } from '../activities/changes.js';
+import { seriesStoreRun } from '../activities/series-index.js';
 import { LEDGER_WORKFLOW_TYPE } from '../shared/tenant-ledger-messages.js';
 import { tenantSchema } from '../shared/tenant.js';
 import { listErasures, recordUrl, writeErasureRecord, type ErasureCounts } from './erasure-record.js';

@@ -5,7 +5,7 @@
 import { ScheduleNotFoundError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import type { Counts, DocumentStore } from 'webdata-storage';
-import { seriesRuns } from '../activities/changes.js';
+import { seriesRuns } from '../activities/series-index.js';
 import { TENANT } from '../search-attributes.js';
 import { LEDGER_WORKFLOW_TYPE, ledgerWorkflowId } from '../shared/tenant-ledger-messages.js';
 import { DEFAULT_TENANT } from '../shared/tenant.js';
