@@ -5,6 +5,7 @@ import './address-allowance.test.js';
 import './agent-extract-parse.test.js';
 import './agent-model.test.js';
 import './client.test.js';
+import './main-content-compare.test.js';
 import './monitor-client.test.js';
 import './retry-after.test.js';
 import './schemas.test.js';
