@@ -37,6 +37,23 @@ test('ratio: one word in 40 differs is equal; a missing paragraph is not, with t
   assert.deepEqual(empty.reasons, ['empty (reference has text)']);
 });
 
+test('words one converter glues and the other spaces count as matched; what is really missing stays missing', () => {
+  const filler = Array.from({ length: 30 }, (_, i) => `f${i}`).join(' ');
+  const glued = compareMarkdown(`${filler}\n\nOpen detailsBody text`, `${filler}\n\nOpen details\n\nBody text`);
+  assert.equal(glued.ratio, 1);
+  assert.equal(glued.equal, true);
+  const partly = compareMarkdown(`${filler}\n\nJournal meadowUpdate kettlereefmoorSend`, `${filler}\n\nJournal meadow\n\nUpdate kettle`);
+  assert.deepEqual(partly.missing, ['kettlereefmoorsend']);
+  assert.deepEqual(partly.extra, []);
+});
+
+test('link targets: escapes, angle brackets and titles do not count; links without text are not counted', () => {
+  const a = normalizeMarkdown('[a](<javascript:void(0)>) [b](https://x.invalid/p\\#s "T") [](https://x.invalid/empty) <https://x.invalid/auto>');
+  assert.deepEqual(a.links, ['https://x.invalid/auto', 'https://x.invalid/p#s', 'javascript:void(0)']);
+  assert.deepEqual(normalizeMarkdown('<https://x.invalid/auto>').words, normalizeMarkdown('[https://x.invalid/auto](https://x.invalid/auto)').words);
+  assert.deepEqual(normalizeMarkdown('a <table><tr><td>b</td></tr></table> c<br>d').words, ['a', 'b', 'c', 'd']);
+});
+
 test('headings and links must be the same even when the words match', () => {
   const body = Array.from({ length: 60 }, (_, i) => `x${i}`).join(' ');
   const h = compareMarkdown(`# Alpha\n\n${body}`, `Alpha\n\n${body}`);

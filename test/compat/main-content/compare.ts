@@ -1,7 +1,8 @@
 // The rule by which two servers' markdown of one page counts as equal (issue 46), pure: after
 // normalizing what converters format differently (list markers, emphasis, escapes, setext or
 // ATX headings, table pipes, whitespace), the page's words in order match at a ratio of at least
-// 0.95 and its headings and link targets are the same. A page that is not equal gets a short
+// 0.95 (words glued by one converter and spaced by the other count as matched) and its
+// headings and link targets are the same. A page that is not equal gets a short
 // reason: missing text, extra text, a heading or link difference, or empty on one side.
 import { diffArrays } from 'diff';
 
@@ -35,27 +36,30 @@ function headingText(raw: string): string {
   return wordsOf(inlineText(raw)).join(' ');
 }
 
-/** Inline markdown to its text: links and images to their text, escapes undone, emphasis and code marks dropped. */
+/** Inline markdown to its text: links and images to their text, raw HTML tags dropped, escapes undone, emphasis and code marks dropped. */
 function inlineText(line: string): string {
   return line
     .replace(/!\[([^\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)/g, '$1')
     .replace(/\[([^\]]*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)/g, '$1')
-    .replace(/<(https?:[^>\s]+)>/g, ' ')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
+    .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
+    .replace(/<\/?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?\/?>/g, ' ')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>~&])/g, '$1')
     .replace(/[*_~`]+/g, ' ');
 }
 
-/** Link targets of a markdown text (not images), titles dropped. */
+/**
+ * Link targets of a markdown text (not images), titles, angle brackets and backslash escapes
+ * dropped. A link without text is not counted: it shows nothing, and one converter drops it.
+ */
 function linkTargets(md: string): string[] {
   const out = new Set<string>();
   // [text](target "title"): the text may hold an image; the target may hold balanced parentheses.
-  const re = /(!?)\[((?:[^\][]|\[[^\]]*\])*)\]\(\s*<?((?:[^()\s]|\([^()]*\))*)>?(?:\s+"[^"]*")?\s*\)/g;
+  const re = /(!?)\[((?:[^\][]|\[[^\]]*\])*)\]\(\s*<?((?:[^()\s<>]|\([^()]*\))*)>?(?:\s+"(?:[^"\\]|\\.)*")?\s*\)/g;
   for (let m = re.exec(md); m; m = re.exec(md)) {
-    if (m[1] === '!') continue;
-    if (m[3]) out.add(m[3]);
-    // An image inside a link's text: its own target is an image, not a link; the loop goes on after it.
+    if (m[1] === '!' || !m[3] || m[2].trim() === '') continue;
+    out.add(m[3].replace(/\\([^a-zA-Z0-9])/g, '$1'));
   }
-  for (const m of md.matchAll(/<(https?:\/\/[^>\s]+)>/g)) out.add(m[1]);
+  for (const m of md.matchAll(/<((?:https?|mailto):[^>\s]+)>/g)) out.add(m[1]);
   return [...out].sort();
 }
 
@@ -119,6 +123,36 @@ function sample(words: string[], n = 6): string {
 }
 
 /**
+ * Runs of words one side lacks and the other adds next to it often hold the same letters,
+ * differently split: one converter glues the words of adjacent inline blocks ("Open
+ * detailsBody"), the other spaces them. The words of such a pair that lie wholly within the
+ * letters both runs share at their start or end count as matched.
+ */
+function alignRuns(removed: string[], added: string[]): { matchedRemoved: number; matchedAdded: number; missing: string[]; extra: string[] } {
+  const a = removed.join('');
+  const b = added.join('');
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  const split = (words: string[], total: number) => {
+    const kept: string[] = [];
+    let matched = 0;
+    let at = 0;
+    for (const w of words) {
+      const end = at + w.length;
+      if (end <= prefix || at >= total - suffix) matched++;
+      else kept.push(w);
+      at = end;
+    }
+    return { matched, kept };
+  };
+  const r = split(removed, a.length);
+  const d = split(added, b.length);
+  return { matchedRemoved: r.matched, matchedAdded: d.matched, missing: r.kept, extra: d.kept };
+}
+
+/**
  * Words in order, with their missing and extra runs. Past a difference of 6% of the words the
  * ratio is below 0.95 whatever the rest: the diff stops there (bounded cost on large pages)
  * and the ratio and the runs are estimated from the words as bags.
@@ -131,12 +165,22 @@ function wordDiff(a: string[], b: string[]): { ratio: number; missing: string[];
     let matched = 0;
     const missing: string[] = [];
     const extra: string[] = [];
-    for (const c of changes) {
-      if (c.removed) missing.push(...c.value);
-      else if (c.added) extra.push(...c.value);
-      else matched += c.value.length;
+    for (let k = 0; k < changes.length; k++) {
+      const c = changes[k];
+      if (!c.removed && !c.added) {
+        matched += 2 * c.value.length;
+        continue;
+      }
+      const next = changes[k + 1];
+      const removed = c.removed ? c.value : next?.removed ? next.value : [];
+      const added = c.added ? c.value : next?.added ? next.value : [];
+      if (next && (next.removed || next.added) && next.removed !== c.removed) k++;
+      const run = alignRuns(removed, added);
+      matched += run.matchedRemoved + run.matchedAdded;
+      missing.push(...run.missing);
+      extra.push(...run.extra);
     }
-    return { ratio: (2 * matched) / total, missing, extra };
+    return { ratio: matched / total, missing, extra };
   }
   const counts = new Map<string, number>();
   for (const w of b) counts.set(w, (counts.get(w) ?? 0) + 1);
