@@ -109,10 +109,11 @@ export class PipelineRuntime {
       lines.push('', `changes in series ${changes.series} since ${changes.previousRunId ?? '(first run)'}: ${c.new} new · ${c.changed} changed · ${c.unchanged} unchanged · ${c.removed} removed`);
     }
     setCurrentDetails(lines.join('\n'));
+    if (workflowInfo().memo?.[HOST_IN_VISIBILITY_MEMO] === false) this.state.hostHidden = true;
     upsertSearchAttributes([
       { key: STAGE, value: String(this.stage) },
       // Not when the client asked for the host to stay out (a memo of the first event: replays alike).
-      ...(workflowInfo().memo?.[HOST_IN_VISIBILITY_MEMO] === false ? [] : [{ key: TARGET_HOST, value: hostOf(this.state.config.url) }]),
+      ...(this.state.hostHidden ? [] : [{ key: TARGET_HOST, value: hostOf(this.state.config.url) }]),
       { key: PAGES, value: this.documents() },
       { key: CREDITS, value: credits.spent },
       { key: OUTCOME, value: this.status },

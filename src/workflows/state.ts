@@ -167,6 +167,11 @@ export interface PipelineState {
   changes?: { previousRunId: string | null; report?: ChangeReport };
   /** The run asked its tenant's ledger for a slot of its runs in flight ('held' once granted): given back when it ends. */
   tenantSlot?: 'asked' | 'held';
+  /**
+   * The client asked for the host to stay out of visibility (its memo, on the first run only: a
+   * continue-as-new does not carry the memo, the state does).
+   */
+  hostHidden?: boolean;
 }
 
 export interface PipelineResult {

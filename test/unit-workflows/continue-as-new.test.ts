@@ -10,6 +10,8 @@ import type { parseDocuments } from '../../src/workflows/parse-documents.js';
 import type { webDataPipeline } from '../../src/workflows/pipeline.js';
 import type { PipelineState } from '../../src/workflows/state.js';
 import { stubActivities } from '../helpers/stub-activities.js';
+import { TARGET_HOST } from '../../src/search-attributes.js';
+import { hostOf } from '../../src/workflows/host.js';
 import { startWorkflowTests, type WorkflowTests } from '../helpers/time-skipping.js';
 import { crawlInput, siteStubs, storeRef } from './pipeline-stubs.js';
 
@@ -64,6 +66,18 @@ describe('continue-as-new', () => {
     assert.equal(result.stages.crawl?.status, 'completed');
     assert.deepEqual(result.jobs, { 'crawl#1': 'crawl-7' });
     assert.equal(result.continuedAsNew, 1);
+  });
+
+  test('pipeline: a run that keeps its host out of visibility still does after a hand-over (the memo is not carried, the state is)', async () => {
+    const input = crawlInput();
+    const shown = async (workflowId: string, extra: Partial<PipelineState>) => {
+      await wt.with(siteStubs(), () =>
+        wt.env.client.workflow.execute<typeof webDataPipeline>('webDataPipeline', { taskQueue: wt.taskQueue, workflowId, args: [input, handedOver(input, 2, extra)] }));
+      return (await wt.env.client.workflow.getHandle(workflowId).describe()).typedSearchAttributes.get(TARGET_HOST);
+    };
+    // Handed over with no memo, as a continue-as-new starts the next run.
+    assert.equal(await shown('can-host-hidden', { hostHidden: true }), undefined);
+    assert.equal(await shown('can-host-shown', {}), hostOf(input.url));
   });
 
   test('pipeline: the agent job handed over is polled to its end, not started again; its credits counted', async () => {
