@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_UI_ORIGINS, newKeyEntry, payloadKeysFromEnv, startCodecServer } from '../../codec/index.js';
 import { CliError, oneLine, UsageError } from '../errors.js';
+import { untilStopSignal } from '../stop-signal.js';
 
 export const DEFAULT_CODEC_PORT = 8888;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
@@ -78,15 +79,7 @@ export async function codecServerCommand(argv: string[], env: NodeJS.ProcessEnv 
   console.log(`webdata codec-server: ${server.url} (keys ${keyring.ids.join(', ')}, current ${keyring.current.id}; UI origins ${origins.join(' ')}; ${auth})`);
   if (!authToken && !LOOPBACK.test(host)) console.error(`webdata codec-server: warning: listening on ${host} without --auth-token-env: anyone who reaches it can decode payloads`);
 
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await untilStopSignal();
   await server.close();
   console.log('webdata codec-server: stopped');
   return 0;

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { startWebhookServer } from '../../webhooks/index.js';
 import { connectClient } from '../connect.js';
 import { CliError, oneLine, UsageError } from '../errors.js';
+import { untilStopSignal } from '../stop-signal.js';
 
 export async function webhooksCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { port: { type: 'string' }, host: { type: 'string' } } });
@@ -46,15 +47,7 @@ export async function webhooksCommand(argv: string[], env: NodeJS.ProcessEnv = p
   const mode = secret ? 'signatures required' : 'no WEBDATA_WEBHOOK_SECRET: deliveries are unauthenticated hints';
   console.log(`webdata webhooks: receiving on ${server.url} (Temporal ${conn.address}, namespace ${conn.namespace}; ${mode})`);
 
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await untilStopSignal();
   await server.close();
   await conn.close();
   console.log('webdata webhooks: stopped');
