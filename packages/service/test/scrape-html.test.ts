@@ -1,4 +1,4 @@
-// HTML → document conversion without a network: main-content heuristics, metadata edge cases,
+// HTML → document conversion without a network: the reference's main-content rule, metadata edge cases,
 // URL resolution, charsets, non-HTML bodies, and the cache's LRU bounds.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ const options = (raw: Record<string, unknown> = {}): NormalizedOptions =>
 const PAGE = 'http://127.0.0.1:9/dir/page.html';
 const para = (n: number) => `<p>${'Paragraph text with, some commas, and enough words to count as content. '.repeat(3)} (${n})</p>`;
 
-describe('main content without landmarks', () => {
+describe('main content by the reference\'s removal list', () => {
   const html = `<!doctype html><html><head><title>T</title></head><body>
     <div class="top"><ul><li><a href="/a">A</a></li><li><a href="/b">B</a></li><li><a href="/c">C</a></li><li><a href="/d">D</a></li></ul></div>
     <div id="content"><h1>Heading</h1>${para(1)}${para(2)}${para(3)}
@@ -20,11 +20,12 @@ describe('main content without landmarks', () => {
     <div class="sidebar"><p>Sidebar words</p></div>
     <footer>Footer words</footer></body></html>`;
 
-  it('keeps the densest text block and drops link-dense blocks, sidebars and footers', () => {
+  it('removes the listed blocks (.top, .sidebar, footer) and keeps the rest, link lists included', () => {
     const out = convertHtml(html, PAGE, options());
-    assert.ok(out.markdown.includes('Paragraph text with'));
+    assert.ok(out.markdown.startsWith('# Heading'), out.markdown);
     assert.ok(out.markdown.includes('(3)'));
-    for (const gone of ['[A]', 't1', 'Sidebar words', 'Footer words']) assert.ok(!out.markdown.includes(gone), gone);
+    assert.ok(out.markdown.includes('[t3](http://127.0.0.1:9/t3)'), 'a link list is content unless a listed element holds it');
+    for (const gone of ['[A]', 'Sidebar words', 'Footer words']) assert.ok(!out.markdown.includes(gone), gone);
     // Links are read before cleaning: every link of the page is still reported.
     assert.equal(out.links.length, 7);
   });
@@ -34,11 +35,26 @@ describe('main content without landmarks', () => {
     for (const kept of ['[A]', 't1', 'Sidebar words', 'Footer words']) assert.ok(out.markdown.includes(kept), kept);
   });
 
-  it('trusts a single <article> and keeps its own header', () => {
-    const page = `<body><nav><a href="/x">X</a></nav><article><header><h1>Title</h1></header>${para(1)}<aside>aside</aside></article><footer>f</footer></body>`;
+  it('removes a <header> wherever it is, an article\'s own too', () => {
+    const page = `<body><nav><a href="/x">X</a></nav><article><header><h1>Title</h1></header>${para(1)}<aside>aside</aside></article><article>${para(2)}</article><footer>f</footer></body>`;
     const md = convertHtml(page, PAGE, options()).markdown;
-    assert.ok(md.startsWith('# Title'));
-    assert.ok(!md.includes('aside') && !md.includes('[X]'));
+    assert.ok(md.startsWith('Paragraph text') && md.includes('(1)') && md.includes('(2)'), md);
+    assert.ok(!md.includes('Title') && !md.includes('aside') && !md.includes('[X]'));
+  });
+
+  it('keeps a listed element that holds #main (force-include), and only that one', () => {
+    const page = `<body><aside class="sidebar"><h2>Around</h2><div id="main">${para(1)}</div></aside><div class="widget">widget</div><div class="menu"><div class="swoogo-text">vendor</div></div></body>`;
+    const md = convertHtml(page, PAGE, options()).markdown;
+    assert.ok(md.startsWith('## Around') && md.includes('(1)') && md.includes('vendor'), md);
+    assert.ok(!md.includes('widget'), md);
+  });
+
+  it('reads an iframe as a link to its source, a caption after its table, content after </body> where it lands', () => {
+    const page = `<body>${para(1)}<iframe src="/embed/1">fallback</iframe><table><caption>Cap</caption><tr><td>a</td><td>b</td></tr></table><div>open</body><p>late</p>`;
+    const md = convertHtml(page, PAGE, options({ onlyMainContent: false })).markdown;
+    assert.ok(md.includes('[iframe](http://127.0.0.1:9/embed/1)') && !md.includes('fallback'), md);
+    assert.ok(md.includes('| a | b |\n| --- | --- |\n\nCap'), md);
+    assert.ok(md.endsWith('open\n\nlate'), md);
   });
 
   it('keeps link lists inside a marked <main>', () => {
@@ -112,10 +128,11 @@ describe('conversion details', () => {
     assert.ok(out.markdown.includes('done'));
   });
 
-  it('keeps only the outermost of nested includeTags matches', () => {
+  it('keeps includeTags matches selector by selector (a nested match twice), then applies onlyMainContent, as the reference', () => {
     const page = `<body><div class="card"><p class="x">inner</p></div><p class="x">outer</p><nav>n</nav></body>`;
-    const out = convertHtml(page, PAGE, options({ includeTags: ['.card', '.x'] }));
-    assert.equal(out.markdown, 'inner\n\nouter');
+    assert.equal(convertHtml(page, PAGE, options({ includeTags: ['.card', '.x'] })).markdown, 'inner\n\ninner\n\nouter');
+    assert.equal(convertHtml(page, PAGE, options({ includeTags: ['nav', '.x'] })).markdown, 'inner\n\nouter');
+    assert.equal(convertHtml(page, PAGE, options({ includeTags: ['nav'], onlyMainContent: false })).markdown, 'n');
   });
 
   it('writes compact lists and GFM tables', () => {

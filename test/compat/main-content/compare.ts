@@ -7,6 +7,7 @@
 import { diffArrays } from 'diff';
 
 export const MIN_RATIO = 0.95;
+const BELOW_THRESHOLD = 0.949;
 
 export interface NormalizedPage {
   words: string[];
@@ -48,6 +49,14 @@ function inlineText(line: string): string {
 }
 
 /**
+ * A root-relative target as the page's origin resolves it: one converter writes a link as the
+ * page has it, the other resolves it; both point at the same resource.
+ */
+function rooted(target: string): string {
+  return target.startsWith('/') && !target.startsWith('//') ? `{origin}${target}` : target;
+}
+
+/**
  * Link targets of a markdown text (not images), titles, angle brackets and backslash escapes
  * dropped. A link without text is not counted: it shows nothing, and one converter drops it.
  */
@@ -57,7 +66,7 @@ function linkTargets(md: string): string[] {
   const re = /(!?)\[((?:[^\][]|\[[^\]]*\])*)\]\(\s*<?((?:[^()\s<>]|\([^()]*\))*)>?(?:\s+"(?:[^"\\]|\\.)*")?\s*\)/g;
   for (let m = re.exec(md); m; m = re.exec(md)) {
     if (m[1] === '!' || !m[3] || m[2].trim() === '') continue;
-    out.add(m[3].replace(/\\([^a-zA-Z0-9])/g, '$1'));
+    out.add(rooted(m[3].replace(/\\([^a-zA-Z0-9])/g, '$1')));
   }
   for (const m of md.matchAll(/<((?:https?|mailto):[^>\s]+)>/g)) out.add(m[1]);
   return [...out].sort();
@@ -153,14 +162,15 @@ function alignRuns(removed: string[], added: string[]): { matchedRemoved: number
 }
 
 /**
- * Words in order, with their missing and extra runs. Past a difference of 6% of the words the
- * ratio is below 0.95 whatever the rest: the diff stops there (bounded cost on large pages)
- * and the ratio and the runs are estimated from the words as bags.
+ * Words in order, with their missing and extra runs. The diff is bounded (cost on large pages):
+ * past edits of 30% of the words (a glued run counts as edits before it is aligned, so the
+ * bound is well above the 5% a page may differ by) the ratio and the runs are estimated from
+ * the words as bags, and the ratio is capped below the threshold.
  */
 function wordDiff(a: string[], b: string[]): { ratio: number; missing: string[]; extra: string[] } {
   const total = a.length + b.length;
   if (total === 0) return { ratio: 1, missing: [], extra: [] };
-  const changes = diffArrays(a, b, { maxEditLength: Math.max(8, Math.ceil(total * 0.06)) });
+  const changes = diffArrays(a, b, { maxEditLength: Math.max(64, Math.ceil(total * 0.3)) });
   if (changes) {
     let matched = 0;
     const missing: string[] = [];
@@ -199,8 +209,7 @@ function wordDiff(a: string[], b: string[]): { ratio: number; missing: string[];
     else extra.push(w);
   }
   const bagMatched = a.length - missing.length;
-  // An upper bound of the ordered ratio, and already below 0.94 here.
-  return { ratio: Math.min((2 * bagMatched) / total, 1 - (Math.ceil(total * 0.06) / total)), missing, extra };
+  return { ratio: Math.min((2 * bagMatched) / total, BELOW_THRESHOLD), missing, extra };
 }
 
 /** Compares `other` against the reference `ref` (both markdown of the same page). */

@@ -35,6 +35,39 @@ export function removeNode(node: AnyNode): void {
   node.prev = node.next = node.parent = null;
 }
 
+/** Puts `replacement` (detached) where `node` is, and detaches `node`. */
+export function replaceNode(node: AnyNode, replacement: AnyNode): void {
+  const parent = node.parent;
+  if (parent) parent.children[parent.children.lastIndexOf(node)] = replacement;
+  replacement.parent = parent;
+  replacement.prev = node.prev;
+  replacement.next = node.next;
+  if (node.prev) node.prev.next = replacement;
+  if (node.next) node.next.prev = replacement;
+  node.prev = node.next = node.parent = null;
+}
+
+/** Appends a detached node as the last child of `parent`. */
+export function appendChild(parent: ParentNode, node: AnyNode): void {
+  const last = parent.children.at(-1) ?? null;
+  if (last) last.next = node;
+  node.prev = last;
+  node.next = null;
+  node.parent = parent;
+  parent.children.push(node);
+}
+
+/** Puts a detached node right after `node` (which has a parent). */
+export function insertAfter(node: AnyNode, inserted: AnyNode): void {
+  const parent = node.parent!;
+  parent.children.splice(parent.children.indexOf(node) + 1, 0, inserted);
+  inserted.parent = parent;
+  inserted.prev = node;
+  inserted.next = node.next;
+  if (node.next) node.next.prev = inserted;
+  node.next = inserted;
+}
+
 /** An element as metadata and links read it: its name and attributes. */
 export interface Tag {
   name: string;

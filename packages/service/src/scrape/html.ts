@@ -7,6 +7,7 @@
 import { load } from 'cheerio';
 import { contentRoot, prepareForMarkdown, html as serialize } from './clean.js';
 import { scanPage } from './dom.js';
+import { parseHtml5Document } from './html5-parser.js';
 import { collectLinks, documentBase, PageUrls } from './links.js';
 import { htmlToMarkdown } from './markdown.js';
 import { markdownEngine, type MarkdownEngine } from './markdown-engine.js';
@@ -32,7 +33,7 @@ export function htmlOptions(options: NormalizedOptions): HtmlOptions {
   return { formats, onlyMainContent, includeTags, excludeTags, removeBase64Images };
 }
 
-/** htmlparser2 in HTML mode (void elements, implied end tags, entities), not the XML parser. */
+/** Serialization in HTML mode (void elements, entities), as the page was parsed (html5-parser.ts). */
 const HTML_PARSER = { xml: { xmlMode: false, decodeEntities: true } };
 
 /** `engine`: the process's own unless given (the engine comparison converts with each). */
@@ -42,7 +43,7 @@ export function convertHtml(rawHtml: string, pageUrl: string, options: HtmlOptio
 
 /** The tree path, for every page and option (one-pass.ts must give the same where it answers). */
 export function convertOnTree(rawHtml: string, pageUrl: string, options: HtmlOptions, engine: MarkdownEngine = markdownEngine): HtmlContent {
-  const $ = load(rawHtml, HTML_PARSER);
+  const $ = load(parseHtml5Document(rawHtml), HTML_PARSER);
   const scan = scanPage($.root()[0]);
   const base = documentBase(scan, pageUrl);
   const meta = extractMetadata(scan, base);

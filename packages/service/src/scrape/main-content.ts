@@ -1,126 +1,69 @@
-// onlyMainContent, readability-style: a page that marks its main content (<main>, [role=main],
-// a single <article>) is trusted and only stripped of boilerplate (navigation, sidebars, share
-// and cookie blocks, page-level header/footer). Otherwise the densest text block is chosen and
-// link-dense blocks are dropped too, since unmarked link lists are mostly navigation.
-import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { AnyNode, Element, ParentNode } from 'domhandler';
+// onlyMainContent as the open-source server applies it (its native html-transformer,
+// apps/api/sharedLibs/html-transformer/src/lib.rs at 0fac8fb): not a choice of a block but a
+// removal list. Every element matching one of EXCLUDE_NON_MAIN_TAGS goes, unless it is or holds
+// an element matching FORCE_INCLUDE_MAIN_TAGS (a `#main` inside a `.sidebar` keeps the sidebar).
+// The list holds only tag, class and id selectors, so it is matched here on names and attributes
+// in two walks rather than as 42 CSS queries. Whether an element holds a force-included one does
+// not depend on the order the list is applied in, so the walks give the reference's result.
+import type { ParentNode } from 'domhandler';
 import { eachElement, removeNode } from './dom.js';
 
-// Boilerplate by tag, role, class or id (matched in one walk rather than as one long selector).
-const BOILERPLATE_TAGS = new Set(['nav', 'aside', 'dialog']);
-const BOILERPLATE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search']);
-const BOILERPLATE_CLASSES = new Set([
-  'breadcrumb', 'breadcrumbs', 'pagination', 'pager', 'share', 'share-links', 'sharing', 'social', 'social-links',
-  'sidebar', 'related', 'cookie', 'cookie-banner', 'newsletter', 'advert', 'advertisement', 'ads', 'ad-slot', 'popup',
-  'modal', 'skip-link', 'site-header', 'site-footer', 'navbar',
+/** The reference's EXCLUDE_NON_MAIN_TAGS (42 selectors), by kind. */
+const EXCLUDED_TAGS: ReadonlySet<string> = new Set(['header', 'footer', 'nav', 'aside']);
+const EXCLUDED_CLASSES: ReadonlySet<string> = new Set([
+  'header', 'top', 'navbar', 'footer', 'bottom', 'sidebar', 'side', 'aside', 'modal', 'popup', 'overlay', 'ad', 'ads',
+  'advert', 'lang-selector', 'language', 'social', 'social-media', 'social-links', 'menu', 'navigation', 'breadcrumbs',
+  'share', 'widget', 'cookie', 'fc-decoration',
 ]);
-const BOILERPLATE_IDS = new Set(['breadcrumbs', 'sidebar', 'cookie-banner', 'header', 'footer']);
+const EXCLUDED_IDS: ReadonlySet<string> = new Set([
+  'header', 'footer', 'sidebar', 'modal', 'ad', 'language-selector', 'social', 'nav', 'breadcrumbs', 'share', 'widget', 'cookie',
+]);
+/** The reference's FORCE_INCLUDE_MAIN_TAGS: `#main`, and the classes one event vendor puts all its content under a `.widget` with. */
+const FORCED_IDS: ReadonlySet<string> = new Set(['main']);
+const FORCED_CLASSES: ReadonlySet<string> = new Set([
+  'swoogo-cols', 'swoogo-text', 'swoogo-table-div', 'swoogo-space', 'swoogo-alert', 'swoogo-sponsors', 'swoogo-title',
+  'swoogo-tabs', 'swoogo-logo', 'swoogo-image', 'swoogo-button', 'swoogo-agenda',
+]);
 
-/** Navigation, sidebars, share and cookie blocks and the like, by tag, role, class or id. */
-export function isBoilerplate(el: { name: string; attribs: Record<string, string> }): boolean {
-  const { role, id, class: classes } = el.attribs;
-  if (BOILERPLATE_TAGS.has(el.name) || (role !== undefined && BOILERPLATE_ROLES.has(role))) return true;
-  if (id !== undefined && BOILERPLATE_IDS.has(id)) return true;
-  if (classes) for (const c of classes.split(/\s+/)) if (BOILERPLATE_CLASSES.has(c)) return true;
+interface Named {
+  name: string;
+  attribs: Record<string, string>;
+}
+
+/** Class tokens as CSS matches them: split on ASCII whitespace. */
+function hasClassIn(classes: string | undefined, set: ReadonlySet<string>): boolean {
+  if (!classes) return false;
+  for (const c of classes.split(/[ \t\n\f\r]+/)) if (set.has(c)) return true;
   return false;
 }
 
-function insideArticle(el: Element): boolean {
-  for (let p: ParentNode | null = el; p; p = p.parent) if (p.type === 'tag' && (p as Element).name === 'article') return true;
-  return false;
+/** Whether the element matches one of the reference's non-main selectors. */
+export function isNonMain(el: Named): boolean {
+  const { id, class: classes } = el.attribs;
+  return EXCLUDED_TAGS.has(el.name) || (id !== undefined && EXCLUDED_IDS.has(id)) || hasClassIn(classes, EXCLUDED_CLASSES);
 }
 
-/** True when any text below `node` is not whitespace; stops at the first such text (a page's whole text is not built to be tested). */
-function hasText(node: AnyNode): boolean {
-  if (node.type === 'text') return /\S/.test(node.data);
-  if (!('children' in node)) return false;
-  for (const child of node.children) if (hasText(child)) return true;
-  return false;
+/** Whether the element matches one of the reference's force-include selectors. */
+export function isForceIncluded(el: Named): boolean {
+  const { id, class: classes } = el.attribs;
+  return (id !== undefined && FORCED_IDS.has(id)) || hasClassIn(classes, FORCED_CLASSES);
 }
 
-/** The first <main> or [role=main], and every <article>, below `root`, in one walk. */
-function landmarks(root: ParentNode): { main: Element | null; articles: Element[] } {
-  let main: Element | null = null;
-  const articles: Element[] = [];
+/**
+ * Removes, in place, the non-main elements below `root` that are not and hold no force-included
+ * element. Two iterative walks (pages are untrusted: nesting depth is theirs to choose): the
+ * force-included elements mark their ancestors, then non-main elements not marked go.
+ */
+export function removeNonMain(root: ParentNode): void {
+  const holdsForced = new Set<ParentNode>();
   eachElement(root, (el) => {
-    if (main === null && (el.name === 'main' || el.attribs.role === 'main')) main = el;
-    if (el.name === 'article') articles.push(el);
+    if (!isForceIncluded(el)) return true;
+    for (let p: ParentNode | null = el; p && p !== root && !holdsForced.has(p); p = p.parent) holdsForced.add(p);
+    return true;
   });
-  return { main, articles };
-}
-
-function textLength($: CheerioAPI, el: Cheerio<AnyNode> | AnyNode): number {
-  return $(el).text().replace(/\s+/g, ' ').trim().length;
-}
-
-/** Share of the text that sits inside links (0..1), and the number of links. */
-function linkDensity($: CheerioAPI, el: Cheerio<Element>): { density: number; links: number } {
-  const total = textLength($, el);
-  const anchors = el.find('a');
-  if (total === 0) return { density: anchors.length > 0 ? 1 : 0, links: anchors.length };
-  let inLinks = 0;
-  anchors.each((_, a) => {
-    inLinks += textLength($, a);
+  eachElement(root, (el) => {
+    if (holdsForced.has(el) || !isNonMain(el)) return true;
+    removeNode(el);
+    return false;
   });
-  return { density: Math.min(1, inLinks / total), links: anchors.length };
-}
-
-function stripBoilerplate($: CheerioAPI, root: Cheerio<Element>, dropLinkDense: boolean): void {
-  // An article's own <header>/<footer> (title, byline) is content; the page's is not.
-  for (const top of root.toArray()) {
-    eachElement(top, (el) => {
-      if (!isBoilerplate(el) && !((el.name === 'header' || el.name === 'footer') && !insideArticle(el))) return true;
-      removeNode(el);
-      return false;
-    });
-  }
-  if (!dropLinkDense) return;
-  root.find('ul, ol, div, section, table').each((_, el) => {
-    const block = $(el);
-    const { density, links } = linkDensity($, block);
-    if (links >= 3 && density > 0.5) block.remove();
-  });
-}
-
-/** The element with the most paragraph text, discounted by its link density. */
-function densestBlock($: CheerioAPI, body: Cheerio<Element>): Cheerio<Element> | null {
-  const scores = new Map<Element, number>();
-  body.find('p, pre, td').each((_, el) => {
-    const length = textLength($, el);
-    if (length < 25) return;
-    const score = 1 + $(el).text().split(',').length + Math.min(3, Math.floor(length / 100));
-    const parent = el.parent?.type === 'tag' ? (el.parent as Element) : null;
-    if (!parent) return;
-    scores.set(parent, (scores.get(parent) ?? 0) + score);
-    const grand = parent.parent?.type === 'tag' ? (parent.parent as Element) : null;
-    if (grand) scores.set(grand, (scores.get(grand) ?? 0) + score / 2);
-  });
-  let best: Element | null = null;
-  let bestScore = 0;
-  for (const [el, score] of scores) {
-    const adjusted = score * (1 - linkDensity($, $(el)).density);
-    if (adjusted > bestScore) {
-      best = el;
-      bestScore = adjusted;
-    }
-  }
-  return best ? $(best) : null;
-}
-
-/** Picks (and cleans, in place) the main-content element below `body`. */
-export function selectMainContent($: CheerioAPI, body: Cheerio<Element>): Cheerio<Element> {
-  // body is one node: <body>, or the document when a page has none.
-  const { main, articles } = body.length === 1 ? landmarks(body[0]) : { main: null, articles: [] };
-  if (main !== null && hasText(main)) {
-    const landmark = $(main);
-    stripBoilerplate($, landmark, false);
-    return landmark;
-  }
-  if (articles.length === 1 && hasText(articles[0])) {
-    const article = $(articles[0]);
-    stripBoilerplate($, article, false);
-    return article;
-  }
-  stripBoilerplate($, body, true);
-  return densestBlock($, body) ?? body;
 }

@@ -3,15 +3,16 @@
 // for the markdown engine; on 15 KB pages that was most of a scrape's CPU. Here htmlparser2's
 // events feed the scan (metadata, links) and, at the same time, the content as the markdown engine
 // takes it, cleaned by the same rules (clean.ts, main-content.ts). The result must equal the tree
-// path's, so this handles only what it can decide while streaming: markdown without the html
-// format or include/exclude selectors, on pages with a <body>, whose main content is a landmark
-// (<main>, [role=main], or a single <article>) or the whole body. Anything else returns null and
-// the tree path runs (test/one-pass.test.ts compares both on every fixture).
-import { Parser } from 'htmlparser2';
-import { finishedAttributes, NON_CONTENT, NOT_READ, READ_AS } from './clean.js';
+// path's, so this handles what it can decide while streaming: markdown without the html format or
+// include/exclude selectors, on pages with a <body>. onlyMainContent's removal list streams too:
+// an element of the list is written as it comes and cut off at its end unless a force-included
+// element was seen inside it. Anything else returns null and the tree path runs
+// (test/one-pass.test.ts compares both on every fixture).
+import { finishedAttributes, FRAME_LINK_TEXT, frameLink, NON_CONTENT, NOT_READ, READ_AS } from './clean.js';
 import type { PageScan, Tag } from './dom.js';
+import { Html5Parser } from './html5-parser.js';
 import { collectLinks, documentBase, PageUrls } from './links.js';
-import { isBoilerplate } from './main-content.js';
+import { isForceIncluded, isNonMain } from './main-content.js';
 import { htmlToMarkdown } from './markdown.js';
 import { markdownEngine, type MarkdownEngine } from './markdown-engine.js';
 import { extractMetadata } from './metadata.js';
@@ -25,41 +26,65 @@ const RAW_TEXT = new Set(['style', 'script', 'xmp', 'iframe', 'noembed', 'nofram
 const TEXT_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 const escapeText = (text: string) => (/[&<>]/.test(text) ? text.replace(/[&<>]/g, (c) => TEXT_ENTITY[c]) : text);
 
-/** The cleaned inner HTML of one candidate root (a landmark or the body), built as the page streams by. */
+/** An open element of the reference's non-main list: removed at its end unless it held a force-included one. */
+interface NonMainFrame {
+  depth: number;
+  /** Where its HTML began, and whether each table open before it had a row yet (restored when it goes). */
+  start: number;
+  rowsBefore: boolean[];
+  forced: boolean;
+}
+
+/** An open table: where it began in `html`, whether a row was seen below it, and its caption moved out (clean.ts moveCaptions). */
+interface OpenTable {
+  depth: number;
+  start: number;
+  hasRow: boolean;
+  caption: string;
+}
+
+/**
+ * The cleaned inner HTML of the body, built as the page streams by. The body closes at the page's
+ * end (html5-parser.ts): its own end tag is one the capture did not open, and is not written.
+ */
 class Capture {
   html = '';
-  /** Any text below the root that is not whitespace, before boilerplate goes (main-content.ts hasText). */
-  hasText = false;
-  open = true;
-  /** Depth where a subtree removed before `finish` began (boilerplate): nothing in it counts. */
-  private removedAt = -1;
-  /** Depth where a subtree removed after `finish` began (form controls, drawings): only its rows count. */
+  /** Depth where a subtree removed before `finish` began (form controls, drawings): only its rows count. */
   private unreadAt = -1;
-  /** Open tables: where each began in `html`, and whether a row was seen below it. */
-  private readonly tables: { start: number; hasRow: boolean }[] = [];
-  /** Names as written, per depth below the root (renamed ones included). */
-  private readonly written: string[] = [];
+  private readonly tables: OpenTable[] = [];
+  /** Names as written, per depth; undefined for elements opened before the capture (the body, <html>). */
+  private readonly written: (string | undefined)[] = [];
+  /** Open non-main elements, outermost first (onlyMainContent). */
+  private readonly nonMain: NonMainFrame[] = [];
+  /** Where an open caption began in `html`, and its depth. */
+  private captionStart = -1;
+  private captionAt = -1;
 
-  constructor(readonly depth: number, private readonly stripBoilerplate: boolean) {}
+  constructor(private readonly onlyMainContent: boolean) {}
 
-  openTag(tag: Tag, depth: number, insideArticle: boolean, urls: PageUrls, removeBase64Images: boolean): void {
-    if (this.removedAt >= 0) return;
+  openTag(tag: Tag, depth: number, urls: PageUrls, removeBase64Images: boolean): void {
     const { name } = tag;
+    this.written[depth] = '';
+    if (this.onlyMainContent) {
+      if (isForceIncluded(tag)) for (const frame of this.nonMain) frame.forced = true;
+      else if (isNonMain(tag)) this.nonMain.push({ depth, start: this.html.length, rowsBefore: this.tables.map((t) => t.hasRow), forced: false });
+    }
     if (this.unreadAt >= 0) {
       if (name === 'tr') this.rowSeen();
       return;
     }
-    if (this.stripBoilerplate && (isBoilerplate(tag) || ((name === 'header' || name === 'footer') && !insideArticle))) {
-      this.removedAt = depth;
-      return;
-    }
-    if (name === 'table') this.tables.push({ start: this.html.length, hasRow: false });
+    if (name === 'table') this.tables.push({ depth, start: this.html.length, hasRow: false, caption: '' });
     else if (name === 'tr') this.rowSeen();
     if (NOT_READ.has(name)) {
       this.unreadAt = depth;
       return;
     }
-    const written = READ_AS[name] ?? name;
+    let written = READ_AS[name] ?? name;
+    if (name === 'caption' && this.tables.at(-1)?.depth === depth - 1) {
+      written = 'p';
+      this.captionStart = this.html.length;
+      this.captionAt = depth;
+    }
     this.written[depth] = written;
     let out = `<${written}`;
     const attribs = finishedAttributes(name, tag.attribs, urls, removeBase64Images);
@@ -68,31 +93,48 @@ class Capture {
   }
 
   closeTag(name: string, depth: number): void {
-    if (depth === this.depth) {
-      this.open = false;
-      return;
-    }
-    if (this.removedAt >= 0 || this.unreadAt >= 0) {
-      if (this.removedAt === depth) this.removedAt = -1;
-      if (this.unreadAt === depth) this.unreadAt = -1;
-      return;
-    }
     const written = this.written[depth];
-    if (!VOID.has(written)) this.html += `</${written}>`;
-    if (name === 'table') {
-      const table = this.tables.pop()!;
-      if (!table.hasRow) this.html = this.html.slice(0, table.start);
+    if (written === undefined) return;
+    this.written[depth] = undefined;
+    if (this.unreadAt >= 0) {
+      if (this.unreadAt === depth) this.unreadAt = -1;
+    } else {
+      if (!VOID.has(written)) this.html += `</${written}>`;
+      if (this.captionAt === depth) {
+        this.tables.at(-1)!.caption += this.html.slice(this.captionStart);
+        this.html = this.html.slice(0, this.captionStart);
+        this.captionAt = -1;
+      }
+      if (name === 'table') {
+        const table = this.tables.pop()!;
+        if (!table.hasRow) this.html = this.html.slice(0, table.start);
+        else this.html += table.caption;
+      }
+    }
+    const frame = this.nonMain.at(-1);
+    if (frame?.depth === depth) {
+      this.nonMain.pop();
+      if (!frame.forced) {
+        this.html = this.html.slice(0, frame.start);
+        frame.rowsBefore.forEach((hasRow, k) => (this.tables[k].hasRow = hasRow));
+      }
     }
   }
 
+  /** An <iframe> with a source, read as the link the reference writes for it (clean.ts frameLink). */
+  frame(link: Record<string, string>, depth: number, urls: PageUrls): void {
+    this.openTag({ name: 'a', attribs: link }, depth, urls, false);
+    this.text(FRAME_LINK_TEXT, 'a');
+    this.closeTag('a', depth);
+  }
+
   text(text: string, parent: string): void {
-    if (!this.hasText && /\S/.test(text)) this.hasText = true;
-    if (this.removedAt >= 0 || this.unreadAt >= 0) return;
+    if (this.unreadAt >= 0) return;
     this.html += RAW_TEXT.has(parent) ? text : escapeText(text);
   }
 
   directive(data: string): void {
-    if (this.removedAt < 0 && this.unreadAt < 0) this.html += `<${data}>`;
+    if (this.unreadAt < 0) this.html += `<${data}>`;
   }
 
   private rowSeen(): void {
@@ -115,18 +157,10 @@ export function convertInOnePass(rawHtml: string, pageUrl: string, options: Html
   const names: string[] = [];
   let nonContentAt = -1;
   let titleAt = -1;
-  let bodyAt = -1;
   let bodySeen = false as boolean;
-  let articlesOpen = 0;
-  let articles = 0;
-  let mainSeen = false;
-  let main = null as Capture | null;
-  let article = null as Capture | null;
   let body = null as Capture | null;
   let unsupported = false as boolean;
-  const captures: Capture[] = [];
-
-  const parser = new Parser({
+  const parser = new Html5Parser(rawHtml, {
     onopentag(name, attribs) {
       const depth = names.length;
       names.push(name);
@@ -160,28 +194,15 @@ export function convertInOnePass(rawHtml: string, pageUrl: string, options: Html
       if (nonContentAt >= 0) return;
       if (NON_CONTENT.has(name)) {
         nonContentAt = depth;
+        const link = name === 'iframe' && body ? frameLink(attribs) : null;
+        if (link) body!.frame(link, depth, urls);
         return;
       }
-      for (const capture of captures) if (capture.open) capture.openTag(tag, depth, articlesOpen > 0, urls, options.removeBase64Images);
+      body?.openTag(tag, depth, urls, options.removeBase64Images);
       if (name === 'math') unsupported = true; // dom-serializer writes MathML in its foreign mode
-      if (name === 'article') articlesOpen++;
-      if (!bodySeen) {
-        if (name === 'body') {
-          bodySeen = true;
-          bodyAt = depth;
-          if (!options.onlyMainContent) captures.push((body = new Capture(depth, false)));
-        }
-        return;
-      }
-      if (bodyAt < 0 || !options.onlyMainContent) return;
-      // Landmarks below the body: the first <main> or [role=main], and every <article>.
-      if (!mainSeen && (name === 'main' || attribs.role === 'main')) {
-        mainSeen = true;
-        captures.push((main = new Capture(depth, true)));
-      }
-      if (name === 'article' && ++articles === 1 && !main?.open) {
-        // Inside the main landmark it is not needed: if it has text, so has the landmark, which wins.
-        captures.push((article = new Capture(depth, true)));
+      if (!bodySeen && name === 'body') {
+        bodySeen = true;
+        body = new Capture(options.onlyMainContent);
       }
     },
     onclosetag(name) {
@@ -193,34 +214,23 @@ export function convertInOnePass(rawHtml: string, pageUrl: string, options: Html
         return;
       }
       if (!wantsMarkdown) return;
-      if (name === 'article') articlesOpen--;
-      if (bodyAt === depth) bodyAt = -1;
-      for (const capture of captures) if (capture.open) capture.closeTag(name, depth);
+      body?.closeTag(name, depth);
     },
     ontext(text) {
       if (titleAt >= 0) scan.title += text;
       if (!wantsMarkdown || nonContentAt >= 0) return;
-      const parent = names[names.length - 1];
-      for (const capture of captures) if (capture.open) capture.text(text, parent);
+      body?.text(text, names[names.length - 1]);
     },
     onprocessinginstruction(_name, data) {
       if (!wantsMarkdown || nonContentAt >= 0) return;
-      for (const capture of captures) if (capture.open) capture.directive(data);
+      body?.directive(data);
     },
   }, { xmlMode: false, decodeEntities: true });
   parser.end(rawHtml);
 
-  let content: Capture | null = null;
-  if (wantsMarkdown) {
-    if (unsupported || !bodySeen) return null;
-    if (!options.onlyMainContent) content = body;
-    else if (main?.hasText) content = main;
-    else if (articles === 1 && article?.hasText) content = article;
-    // No landmark: the densest block is chosen on the tree.
-    if (!content) return null;
-  }
+  if (wantsMarkdown && (unsupported || !body)) return null;
   const meta = extractMetadata(scan, urls.base);
   const { links, discovered, images } = collectLinks(scan, urls);
-  const markdown = content ? htmlToMarkdown(content.html.trim(), engine) : '';
+  const markdown = body ? htmlToMarkdown(body.html.trim(), engine) : '';
   return { markdown, html: '', rawHtml, links, images, discovered, meta };
 }
