@@ -8,6 +8,9 @@
 // both servers on a generated site: about 190 pages, each rendered by that server in Chromium,
 // 2 to 5 minutes on 2 cores depending on what else runs), then test/compat/restart.compat.ts
 // alone (the server's API, queue worker and Redis killed and started again under running pipelines).
+// Before the server starts, test/compat/main-content-fidelity.compat.ts compares the local
+// service's markdown with the server's on 271 pages (its answers cached outside the clone; when
+// they are not, that test starts a server of its own with the Go converter).
 //   FIRECRAWL_OSS_DIR     the fixture folder (default ../shared/firecrawl-oss next to the repo)
 //   FIRECRAWL_OSS_BUILD   the build folder (default ~/.cache/webdata-temporal/firecrawl-oss-0fac8fb)
 import { execFileSync, spawn } from 'node:child_process';
@@ -68,6 +71,14 @@ const secs = (from) => `${((Date.now() - from) / 1000).toFixed(0)} s`;
 execFileSync('bash', [join(fixture, 'build.sh'), build], { stdio: 'inherit' });
 console.log(`test:compat: server build ready in ${secs(t0)} (${build})`);
 
+const runTests = (files, env) => new Promise((ok) => spawn(process.execPath, [
+  '--conditions=webdata-source', '--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files,
+], { cwd: ROOT, stdio: 'inherit', env }).on('exit', (c, signal) => ok(c ?? (signal ? 1 : 0))));
+// No server of ours runs yet: the fidelity check needs the server with the Go converter, its own.
+const fidelityEnv = { ...process.env, FIRECRAWL_OSS_DIR: fixture, FIRECRAWL_OSS_BUILD: build };
+delete fidelityEnv.WEBDATA_OSS_URL;
+const fidelityCode = await runTests(['test/compat/main-content-fidelity.compat.ts'], fidelityEnv);
+
 const ports = { FC_PORT: await freePort(), FC_WORKER_PORT: await freePort(), FC_PW_PORT: await freePort(), FC_REDIS_PORT: await freePort() };
 const env = { ...process.env, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
 let code = 1;
@@ -90,13 +101,11 @@ try {
     ...env, WEBDATA_OSS_URL: `http://127.0.0.1:${ports.FC_PORT}`,
     WEBDATA_OSS_FIXTURE: fixture, WEBDATA_OSS_BUILD: build, WEBDATA_OSS_RUN: run,
   };
-  const runFiles = (files) => new Promise((ok) => spawn(process.execPath, [
-    '--conditions=webdata-source', '--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files,
-  ], { cwd: ROOT, stdio: 'inherit', env: testEnv }).on('exit', (c, signal) => ok(c ?? (signal ? 1 : 0))));
+  const runFiles = (files) => runTests(files, testEnv);
   code = await runFiles(['test/compat/oss.compat.ts', 'test/compat/crawl-differential.compat.ts']);
   // Last, in a process of its own: it kills the server's API, worker and Redis and starts them again.
   const restartCode = await runFiles(['test/compat/restart.compat.ts']);
-  code = code || restartCode;
+  code = code || restartCode || fidelityCode;
 } finally {
   stop(code !== 0);
 }

@@ -47,6 +47,19 @@ test('words one converter glues and the other spaces count as matched; what is r
   assert.deepEqual(partly.extra, []);
 });
 
+test('glued runs are aligned even when they make more edits than 5% of the words (a form whose labels one converter glues)', () => {
+  const ref = 'Your detailsNameEmail  Send me the newsletterYour questionTopicCrawlingScrapingBillingMessage0 characters\n\nBy sending';
+  const ours = 'Your details\n\nName Email Send me the newsletter\n\nYour question\n\nTopic Crawling Scraping Billing Message 0 characters\n\nBy sending';
+  const c = compareMarkdown(ref, ours);
+  assert.equal(c.ratio, 1);
+  assert.equal(c.equal, true);
+});
+
+test('a root-relative link target is the same as the one resolved against the origin', () => {
+  assert.deepEqual(normalizeMarkdown('[iframe](/embed/1) [x](http://h.invalid:1/p)', 'http://h.invalid:1').links, ['{origin}/embed/1', '{origin}/p']);
+  assert.deepEqual(normalizeMarkdown('[p](//cdn.invalid/x)').links, ['//cdn.invalid/x']);
+});
+
 test('link targets: escapes, angle brackets and titles do not count; links without text are not counted', () => {
   const a = normalizeMarkdown('[a](<javascript:void(0)>) [b](https://x.invalid/p\\#s "T") [](https://x.invalid/empty) <https://x.invalid/auto>');
   assert.deepEqual(a.links, ['https://x.invalid/auto', 'https://x.invalid/p#s', 'javascript:void(0)']);

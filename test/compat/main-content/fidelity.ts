@@ -2,8 +2,8 @@
 // scraped on the local service (in-process) and on the open-source server, with onlyMainContent
 // on and off, and compared by the rule of compare.ts with the open-source server as the
 // reference. Prints one table per mode (pages, equal, differing per shape) and each differing
-// page's reasons. Not a test yet: it reports and exits 0 (the target, >= 95% equal per shape,
-// comes with the engine change).
+// page's reasons. It reports and exits 0; the target (>= 95% equal per shape, both modes) is
+// asserted by test/compat/main-content-fidelity.compat.ts in `npm run test:compat`.
 //
 //   node --conditions=webdata-source --import tsx test/compat/main-content/fidelity.ts [options]
 //     --write-manifest   write manifest.json from the generator (after a deliberate corpus change)
@@ -187,7 +187,7 @@ function converterFromLogs(run: string): string {
   return 'go';
 }
 
-async function ossAnswers(pages: CorpusPage[], corpusHash: string, origin: string): Promise<OssCache> {
+async function ossAnswers(pages: CorpusPage[], corpusHash: string, origin: string, ossUrl: string | undefined): Promise<OssCache> {
   const file = cachePath(corpusHash);
   if (existsSync(file)) {
     const cached = JSON.parse(readFileSync(file, 'utf8')) as OssCache;
@@ -196,8 +196,7 @@ async function ossAnswers(pages: CorpusPage[], corpusHash: string, origin: strin
       return cached;
     }
   }
-  const given = process.env.WEBDATA_OSS_URL;
-  const oss = given ? { url: given, run: '', stop: () => undefined } : await startOss();
+  const oss = ossUrl ? { url: ossUrl, run: '', stop: () => undefined } : await startOss();
   const onSignal = () => { oss.stop(); process.exit(130); };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -281,19 +280,23 @@ export function formatTables(results: PageResult[], only?: string[]): string {
   return out.join('\n');
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const argValue = (name: string) => {
-    const k = args.indexOf(name);
-    return k >= 0 ? args[k + 1] : undefined;
-  };
+export interface Fidelity {
+  results: PageResult[];
+  /** What converted the reference's markdown ("go" when the server's own logs say nothing else). */
+  converter: string;
+  corpusHash: string;
+  oss: Answers;
+  local: Answers;
+}
+
+/**
+ * The whole comparison: the committed corpus served on loopback, scraped by the local service
+ * in-process and by the reference (its cached answers, else `ossUrl`, else a server started
+ * here with the Go converter).
+ */
+export async function measureFidelity(ossUrl?: string): Promise<Fidelity> {
   const pages = corpusPages();
   const manifest = buildManifest(pages);
-  if (args.includes('--write-manifest')) {
-    writeFileSync(MANIFEST_PATH, `${JSON.stringify(manifest, null, 1)}\n`);
-    console.log(`fidelity: wrote ${MANIFEST_PATH} (${pages.length} pages, corpus hash ${manifest.corpusHash})`);
-    return;
-  }
   const committed = readManifest();
   if (committed.corpusHash !== manifest.corpusHash) {
     const changed = manifest.pages.filter((p) => committed.pages.find((q) => q.path === p.path)?.sha256 !== p.sha256).map((p) => p.path);
@@ -306,18 +309,34 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     const localAnswers = await scrapeAll(local.url, pages, site.origin, 4, 'local service');
     console.log(`fidelity: local service done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    const oss = await ossAnswers(pages, manifest.corpusHash, site.origin);
+    const oss = await ossAnswers(pages, manifest.corpusHash, site.origin, ossUrl);
     console.log(`fidelity: reference converter: ${oss.converter}`);
-    const results = compareAll(pages, oss.answers, localAnswers);
-    console.log(formatTables(results, argValue('--only')?.split(',')));
-    const outFile = argValue('--out');
-    if (outFile) {
-      writeFileSync(outFile, JSON.stringify({ corpusHash: manifest.corpusHash, converter: oss.converter, results, oss: oss.answers, local: localAnswers }, null, 1));
-      console.log(`fidelity: details in ${outFile}`);
-    }
+    return { results: compareAll(pages, oss.answers, localAnswers), converter: oss.converter, corpusHash: manifest.corpusHash, oss: oss.answers, local: localAnswers };
   } finally {
     await local.close();
     await new Promise<void>((ok) => site.server.close(() => ok()));
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const argValue = (name: string) => {
+    const k = args.indexOf(name);
+    return k >= 0 ? args[k + 1] : undefined;
+  };
+  if (args.includes('--write-manifest')) {
+    const pages = corpusPages();
+    const manifest = buildManifest(pages);
+    writeFileSync(MANIFEST_PATH, `${JSON.stringify(manifest, null, 1)}\n`);
+    console.log(`fidelity: wrote ${MANIFEST_PATH} (${pages.length} pages, corpus hash ${manifest.corpusHash})`);
+    return;
+  }
+  const fidelity = await measureFidelity(process.env.WEBDATA_OSS_URL);
+  console.log(formatTables(fidelity.results, argValue('--only')?.split(',')));
+  const outFile = argValue('--out');
+  if (outFile) {
+    writeFileSync(outFile, JSON.stringify({ ...fidelity }, null, 1));
+    console.log(`fidelity: details in ${outFile}`);
   }
 }
 
