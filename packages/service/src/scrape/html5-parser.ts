@@ -16,7 +16,8 @@ export class Html5Parser extends Parser {
   }
 
   override onclosetag(start: number, endIndex: number): void {
-    if (!IGNORED_END_TAGS.has(this.source.slice(start, endIndex).toLowerCase())) {
+    // Both names are four letters: other end tags are passed on without a slice.
+    if (endIndex - start !== 4 || !IGNORED_END_TAGS.has(this.source.slice(start, endIndex).toLowerCase())) {
       super.onclosetag(start, endIndex);
       return;
     }
