@@ -10,22 +10,11 @@ import { join } from 'node:path';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import { renderProgress } from '../../src/cli/progress-view.js';
 import { getProgress } from '../../src/client/pipeline.js';
-import { runCliInProcess } from '../helpers/cli.js';
+import { runCliInProcess, runNode } from '../helpers/cli.js';
 import { jobsStarted, startStack } from '../helpers/stack.js';
 import { pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
 
-function run(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`timed out: ${args.join(' ')}\n${out}\n${err}`)); }, timeoutMs);
-    // 'close', not 'exit': at 'exit' the child's stdout may still hold unread output.
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
-  });
-}
+const run = (args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs?: number) => runNode(args, { env, timeoutMs });
 
 test('npm run demo: every stage, the deliberate crawl failure repaired by support ask, exit 0', async () => {
   // The workflows from the bundle the test files share (test/helpers/workflow-bundle.ts): the

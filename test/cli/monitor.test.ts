@@ -2,9 +2,9 @@
 // service, and against its open-source imitation, where the routes do not exist.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { startLocalService, type LocalService } from '../../packages/service/src/index.js';
 import { startModelServer, useModel, type Chat } from '../helpers/openai-model.js';
+import { runCliProcess } from '../helpers/cli.js';
 
 const team = { id: 'a', apiKeys: ['key-a'], credits: 100_000, rateLimits: {}, concurrency: 4, maxBrowserSessions: 1, features: { ignoreRobotsTxt: false, zeroDataRetention: false, searchEnterprise: [] } };
 let service: LocalService;
@@ -21,17 +21,10 @@ describe('monitor', () => {
     await oss.close();
   });
 
-  function webdata(args: string[], apiUrl: string): Promise<{ code: number | null; out: string; err: string }> {
-    return new Promise((resolve) => {
-      // The monitors watch the demo site on 127.0.0.1: allowed by host:port, as a user exports it.
-      const allow = service.siteUrl ? { WEBDATA_ALLOW_PRIVATE_ADDRESSES: new URL(service.siteUrl).host } : {};
-      const child = spawn(process.execPath, ['bin/webdata.js', ...args], { env: { ...process.env, WEBDATA_API_URL: apiUrl, WEBDATA_API_KEY: 'key-a', ...allow } });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-      child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-      child.on('close', (code) => resolve({ code, out, err }));
-    });
+  function webdata(args: string[], apiUrl: string) {
+    // The monitors watch the demo site on 127.0.0.1: allowed by host:port, as a user exports it.
+    const allow = service.siteUrl ? { WEBDATA_ALLOW_PRIVATE_ADDRESSES: new URL(service.siteUrl).host } : {};
+    return runCliProcess(args, { env: { WEBDATA_API_URL: apiUrl, WEBDATA_API_KEY: 'key-a', ...allow } });
   }
 
   test('create, run --wait, checks, list and delete a monitor', async () => {

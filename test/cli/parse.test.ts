@@ -2,29 +2,15 @@
 // line), then files parsed on a real stack: the summary names the failed file with its error.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { DevStack } from '../../src/cli/dev-stack.js';
-import { runCliInProcess } from '../helpers/cli.js';
+import { runCliInProcess, runCliProcess } from '../helpers/cli.js';
 import { makeDocx, makePdf } from '../helpers/documents.js';
 import { startStack } from '../helpers/stack.js';
 
-const BIN = fileURLToPath(new URL('../../bin/webdata.js', import.meta.url));
-
-function webdata(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string, timeoutMs = 240_000): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`timed out: ${args.join(' ')}\n${out}\n${err}`)); }, timeoutMs);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
-  });
-}
+const webdata = (args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string, timeoutMs?: number) => runCliProcess(args, { env, cwd, timeoutMs });
 
 // A closed port: anything that tried to connect would fail with exit 1, not the usage exit 2.
 const NOWHERE = { TEMPORAL_ADDRESS: '127.0.0.1:9' };

@@ -18,6 +18,7 @@ import { PIPELINE_WORKFLOW_TYPE } from '../../src/workflows/definitions.js';
 import { TARGET_HOST } from '../../src/search-attributes.js';
 import { startStack, TEST_POLLING } from '../helpers/stack.js';
 import { encryptedPipelineWorkflowBundle, pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
+import { runCliProcess } from '../helpers/cli.js';
 
 const run = promisify(execFile);
 // A fixed test key (never used outside the tests).
@@ -77,15 +78,7 @@ async function shownThroughCodec(workflowId: string, codecUrl: string, extra: st
 }
 
 /** `webdata <args>` as a user runs it (bin/webdata.js, the compiled CLI), with `env` only. */
-async function webdata(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/webdata.js', ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
-    return { code: 0, out: stdout, err: stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? -1, out: e.stdout ?? '', err: e.stderr ?? '' };
-  }
-}
+const webdata = (args: string[], env: NodeJS.ProcessEnv) => runCliProcess(args, { env, cleanEnv: true });
 
 // One describe, so that its hooks stay with its tests when the folder runs in one process (together.ts).
 describe('encrypted-stack', () => {

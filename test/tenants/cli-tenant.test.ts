@@ -2,23 +2,11 @@
 // checked before anything connects (Temporal "at" a closed port), one line naming the flag.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { runCliProcess, type CliProcessRun } from '../helpers/cli.js';
 
-interface Ran { code: number | null; out: string; err: string }
-
-function webdata(args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/webdata.js', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`timed out: ${args.join(' ')}`)); }, 120_000);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
-  });
-}
+const webdata = (args: string[], env: NodeJS.ProcessEnv) => runCliProcess(args, { env, timeoutMs: 120_000 });
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -28,7 +16,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-function oneLine(r: Ran, code: number, pattern: RegExp, what: string): void {
+function oneLine(r: CliProcessRun, code: number, pattern: RegExp, what: string): void {
   assert.equal(r.code, code, `${what}: ${r.err}`);
   const lines = r.err.split('\n').filter((l) => l.trim() !== '');
   assert.equal(lines.length, 1, `${what}: stderr must be one line: ${r.err}`);

@@ -20,6 +20,7 @@ import { tenantUsage } from '../../src/coordination/tenant-ledger.js';
 import { ledgerWorkflowId } from '../../src/shared/tenant-ledger-messages.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import { runToEnd, startStack, TEST_POLLING } from '../helpers/stack.js';
+import { runCliProcess } from '../helpers/cli.js';
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; !(await check()); await new Promise((r) => setTimeout(r, 250))) {
@@ -54,20 +55,8 @@ async function describeGone(client: Client, workflowId: string): Promise<boolean
   }
 }
 
-interface Ran { code: number | null; out: string; err: string }
-
 /** `webdata <args>` as a user runs it: the compiled CLI in its own process. */
-function webdata(args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/webdata.js', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`timed out: webdata ${args.join(' ')}`)); }, 120_000);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
-  });
-}
+const webdata = (args: string[], env: NodeJS.ProcessEnv) => runCliProcess(args, { env, timeoutMs: 120_000 });
 
 /** Counts the tests saw, printed for the record. */
 function show(label: string, r: ErasureReport): void {

@@ -4,7 +4,6 @@
 // once (not after the TTL).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import { cancelPipeline, startPipeline } from '../../src/client/pipeline.js';
 import { runningPipelinesQuery } from '../../src/client/tenant-runs.js';
@@ -12,6 +11,7 @@ import { setTenantBudget } from '../../src/client/tenants.js';
 import { tenantUsage } from '../../src/coordination/tenant-ledger.js';
 import { tenantBudgetChangedSignal } from '../../src/workflows/definitions.js';
 import { startStack } from '../helpers/stack.js';
+import { runCliProcess } from '../helpers/cli.js';
 
 let stack: DevStack;
 const tenants: string[] = [];
@@ -86,32 +86,25 @@ describe('tenant-budget-wait', () => {
   });
 
   test('webdata tenants and webdata status --tenant show the ledgers and the runs', async () => {
-    const env = { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace };
-    // Spawned without blocking: this process hosts the worker that answers the CLI's queries.
-    const cli = (args: string[]) => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['bin/webdata.js', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-      child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
+    const env = { TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace };
+    // A process of its own, awaited without blocking: this process hosts the worker that answers the CLI's queries.
+    const cli = (args: string[]) => runCliProcess(args, { env });
     // Visibility lists ledgers and runs a moment after they start: wait for both tenants.
     let listed: Array<{ tenant: string; budget: number | null; held: number }> = [];
     await until('both ledgers listed', async () => {
       const r = await cli(['tenants', '--json']);
-      assert.equal(r.status, 0, r.stderr);
-      listed = JSON.parse(r.stdout) as typeof listed;
+      assert.equal(r.code, 0, r.err);
+      listed = JSON.parse(r.out) as typeof listed;
       return tenants.every((t) => listed.some((u) => u.tenant === t));
     }, 120_000);
     assert.deepEqual(listed.filter((u) => tenants.includes(u.tenant)).map((u) => [u.tenant, u.budget, u.held]), [[tenants[1], 100, 0], [tenants[0], 10, 0]]);
     const table = await cli(['tenants']);
-    assert.equal(table.status, 0, table.stderr);
-    assert.match(table.stdout, new RegExp(`^${tenants[0]}\\s+\\d{4}-\\d{2}\\s+\\d+\\s+0\\s+10\\s+\\d+\\s+\\d+/\\S+\\s+\\d+/\\S+$`, 'm'), table.stdout);
+    assert.equal(table.code, 0, table.err);
+    assert.match(table.out, new RegExp(`^${tenants[0]}\\s+\\d{4}-\\d{2}\\s+\\d+\\s+0\\s+10\\s+\\d+\\s+\\d+/\\S+\\s+\\d+/\\S+$`, 'm'), table.out);
     await until('the run listed under its tenant', async () => {
       const r = await cli(['status', '--tenant', tenants[0], '--json']);
-      assert.equal(r.status, 0, r.stderr);
-      return (JSON.parse(r.stdout) as Array<{ status: string }>).some((run) => run.status === 'COMPLETED');
+      assert.equal(r.code, 0, r.err);
+      return (JSON.parse(r.out) as Array<{ status: string }>).some((run) => run.status === 'COMPLETED');
     }, 120_000);
   });
 });
