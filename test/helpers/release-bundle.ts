@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 
+/** The last 0.x commit: the workflows with every `patched()` branch, before 1.0 removed them. */
+export const RELEASE_0X = '2ff2e26fdee82156518c7249bafd3242cd62080f';
+
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/webdata-release-bundles');
 

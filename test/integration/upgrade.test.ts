@@ -14,15 +14,13 @@ import { getProgress, raiseBudget, startPipeline } from '../../src/client/pipeli
 import type { PipelineInput } from '../../src/workflows/input.js';
 import type { PipelineResult } from '../../src/workflows/state.js';
 import { createWebDataWorker } from '../../src/worker/worker.js';
-import { releaseWorkflowBundle } from '../helpers/release-bundle.js';
+import { RELEASE_0X, releaseWorkflowBundle } from '../helpers/release-bundle.js';
 import { jobsStarted, startStack, storedUrls, TEST_POLLING } from '../helpers/stack.js';
 import { pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
 
 type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
 const { EventType } = proto.temporal.api.enums.v1;
 
-/** The last 0.x commit: the workflows with every `patched()` branch, before 1.0 removed them. */
-const RELEASE_0X = '2ff2e26fdee82156518c7249bafd3242cd62080f';
 const DEPLOYMENT = 'webdata-upgrade';
 
 /** Polls until `check` holds; the generous deadline only catches what never happens. */
@@ -145,12 +143,14 @@ describe('upgrade from 0.x to 1.0', () => {
     const since = Date.now();
     await startBuild('0.x');
     await setCurrent('0.x');
-    const crawl0 = await crawlOnlyEvents('0x');
+    // Three crawl-only runs on each build, one after another: their sizes, for the record (a
+    // run's timers and status reads depend on timing, its markers do not).
+    const crawl0 = [await crawlOnlyEvents('0x'), await crawlOnlyEvents('0x'), await crawlOnlyEvents('0x')];
     const old = [await startClamped('old', 1), await startClamped('old', 2)];
 
     await startBuild('1.0');
     await setCurrent('1.0');
-    const crawl1 = await crawlOnlyEvents('1.0');
+    const crawl1 = [await crawlOnlyEvents('1.0'), await crawlOnlyEvents('1.0'), await crawlOnlyEvents('1.0')];
     const fresh = [await startClamped('new', 1), await startClamped('new', 2)];
 
     // Woken now, while 1.0 is current: the old runs append their batches on 0.x, the new on 1.0.
@@ -163,10 +163,19 @@ describe('upgrade from 0.x to 1.0', () => {
         assert.deepEqual(failedTasks(events), [], `${id}: a workflow task failed (non-determinism?)`);
       }
     }
-    // 0.x records its patches' markers; the crawl-only runs' sizes, for the record.
+    // 0.x records its patches' markers, 1.0 none: what the major version saves each run.
     assert.ok(markers(await history(old[0])) > 0, '0.x recorded no patch marker');
-    assert.deepEqual([...buildsOf(crawl0)], ['0.x']);
-    assert.deepEqual([...buildsOf(crawl1)], ['1.0']);
-    console.log(`upgrade: history events of a crawl-only run: 0.x ${crawl0.length} (${markers(crawl0)} markers), 1.0 ${crawl1.length} (${markers(crawl1)} markers)`);
+    for (const id of fresh) assert.equal(markers(await history(id)), 0, `${id}: a marker on 1.0`);
+    for (const events of crawl1) assert.equal(markers(events), 0);
+    for (const events of crawl0) assert.deepEqual([...buildsOf(events)], ['0.x']);
+    for (const events of crawl1) assert.deepEqual([...buildsOf(events)], ['1.0']);
+    const kinds = (events: HistoryEvent[]) => Object.entries(events.reduce<Record<string, number>>((n, e) => {
+      const kind = EventType[e.eventType ?? 0].replace('EVENT_TYPE_', '').toLowerCase();
+      n[kind] = (n[kind] ?? 0) + 1;
+      return n;
+    }, {})).map(([k, n]) => `${k} ${n}`).join(', ');
+    for (const [build, runs] of [['0.x', crawl0], ['1.0', crawl1]] as const) {
+      console.log(`upgrade: crawl-only runs of 5 pages on ${build}: ${runs.map((r) => r.length).join(', ')} events; the last: ${kinds(runs[2])}`);
+    }
   });
 });
