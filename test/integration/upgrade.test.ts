@@ -11,6 +11,8 @@ import type { Worker } from '@temporalio/worker';
 import proto from '@temporalio/proto';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import { getProgress, raiseBudget, startPipeline } from '../../src/client/pipeline.js';
+import { setTenantBudget } from '../../src/client/tenants.js';
+import { ledgerWorkflowId } from '../../src/shared/tenant-ledger-messages.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
 import type { PipelineResult } from '../../src/workflows/state.js';
 import { createWebDataWorker } from '../../src/worker/worker.js';
@@ -91,8 +93,9 @@ describe('upgrade from 0.x to 1.0', () => {
   const failedTasks = (events: HistoryEvent[]) => events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
 
   /** Clamped at 3 URLs by its budget (1 map credit of 4), the batch waits (10 min) for a raise. */
-  const clamped = (): PipelineInput => ({
+  const clamped = (tenant?: string): PipelineInput => ({
     url: `${site}/`,
+    ...(tenant !== undefined ? { tenant } : {}),
     mode: 'batch',
     select: { include: ['^/docs'] },
     budget: { credits: 4, waitForRaiseMs: 600_000 },
@@ -108,9 +111,9 @@ describe('upgrade from 0.x to 1.0', () => {
     webhookUrl: stack.webhook.url,
   });
 
-  async function startClamped(tag: string, i: number): Promise<string> {
+  async function startClamped(tag: string, i: number, tenant?: string): Promise<string> {
     const workflowId = `upgrade-${tag}-${i}-${Date.now()}`;
-    await startPipeline(stack.temporal.client, clamped(), { taskQueue: stack.taskQueue, workflowId });
+    await startPipeline(stack.temporal.client, clamped(tenant), { taskQueue: stack.taskQueue, workflowId });
     await until(`${workflowId}'s batch to be clamped`, async () =>
       (await getProgress(stack.temporal.client, workflowId).catch(() => undefined))?.credits.events.some((e) => e.startsWith('batch: URLs clamped')) === true);
     return workflowId;
@@ -141,17 +144,29 @@ describe('upgrade from 0.x to 1.0', () => {
 
   test('runs started on 0.x finish there while 1.0 takes the new ones; each page stored once', async () => {
     const since = Date.now();
+    const tenant = `upgrade-${Date.now()}`;
     await startBuild('0.x');
     await setCurrent('0.x');
+    // The tenant's ledger starts on 0.x: a long-lived workflow (continue-as-new) that 1.0 takes over.
+    await setTenantBudget(stack.temporal.client, tenant, 10_000, { taskQueue: stack.taskQueue });
     // Three crawl-only runs on each build, one after another: their sizes, for the record (a
     // run's timers and status reads depend on timing, its markers do not).
     const crawl0 = [await crawlOnlyEvents('0x'), await crawlOnlyEvents('0x'), await crawlOnlyEvents('0x')];
-    const old = [await startClamped('old', 1), await startClamped('old', 2)];
+    const old = [await startClamped('old', 1, tenant), await startClamped('old', 2)];
 
     await startBuild('1.0');
     await setCurrent('1.0');
     const crawl1 = [await crawlOnlyEvents('1.0'), await crawlOnlyEvents('1.0'), await crawlOnlyEvents('1.0')];
-    const fresh = [await startClamped('new', 1), await startClamped('new', 2)];
+    // Moved as docs/operations.md says (`temporal workflow update-options ... auto_upgrade`): its
+    // next task runs on 1.0, which replays its 0.x history (the ledger's patch is kept deprecated).
+    await stack.temporal.client.workflowService.updateWorkflowExecutionOptions({
+      namespace: stack.temporal.namespace,
+      workflowExecution: { workflowId: ledgerWorkflowId(tenant) },
+      workflowExecutionOptions: { versioningOverride: { autoUpgrade: true } },
+      updateMask: { paths: ['versioning_override'] },
+    });
+    await setTenantBudget(stack.temporal.client, tenant, 20_000, { taskQueue: stack.taskQueue });
+    const fresh = [await startClamped('new', 1, tenant), await startClamped('new', 2)];
 
     // Woken now, while 1.0 is current: the old runs append their batches on 0.x, the new on 1.0.
     await Promise.all([...old, ...fresh].map((id) => finish(id, since)));
@@ -163,6 +178,10 @@ describe('upgrade from 0.x to 1.0', () => {
         assert.deepEqual(failedTasks(events), [], `${id}: a workflow task failed (non-determinism?)`);
       }
     }
+    const ledger = await history(ledgerWorkflowId(tenant));
+    assert.deepEqual([...buildsOf(ledger)].sort(), ['0.x', '1.0'], 'the ledger ran on 0.x, then on 1.0');
+    assert.equal(buildsOf(ledger.slice(-4)).has('1.0'), true, 'the ledger\'s last tasks on 1.0');
+    assert.deepEqual(failedTasks(ledger), [], 'a ledger task failed on 1.0 (non-determinism?)');
     // 0.x records its patches' markers, 1.0 none: what the major version saves each run.
     assert.ok(markers(await history(old[0])) > 0, '0.x recorded no patch marker');
     for (const id of fresh) assert.equal(markers(await history(id)), 0, `${id}: a marker on 1.0`);
