@@ -5,7 +5,8 @@
 // side, alternating, and prints the process CPU per run (all threads) and the ratio:
 //   - first task: the history cut after its first workflow task started, so a run is the module
 //     evaluation, the input validation and the first activation (what starting a run costs);
-//   - whole run: the full history (every activation of a successful pipeline).
+//   - whole run: the full history (every activation of a successful pipeline); each side replays
+//     the history its own tree recorded (across a major version neither replays the other's).
 // No server, no activities: the numbers are the workflow thread's work alone.
 //
 //   node --conditions=webdata-source --import tsx bench/workflow-eval.ts [--runs=200] [--rounds=3] [--before=<git ref>] [--history=success]
@@ -79,6 +80,15 @@ async function refBundle(ref: string): Promise<{ sha: string; code: string }> {
   }
 }
 
+/** The recorded history `name` as the tree of `ref` has it, if it has one. */
+function refHistory(ref: string, name: string): History | undefined {
+  try {
+    return decodeHistory(execFileSync('git', ['show', `${ref}:test/replay/histories/${name}${HISTORY_EXTENSION}`], { cwd: ROOT, maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The history up to its first WorkflowTaskStarted: replaying it is the run's first activation. */
 function firstTask(history: History): History {
   const events = history.events ?? [];
@@ -110,11 +120,14 @@ await runBench('workflow-eval', timeoutMs(1200), async (_closers, log) => {
   const beforeRef = stringOption('before', 'WORKFLOW_EVAL_BEFORE') ?? execFileSync('git', ['merge-base', 'HEAD', 'main'], { cwd: ROOT, encoding: 'utf8' }).trim();
   const historyName = stringOption('history') ?? 'success';
   const full = decodeHistory(readFileSync(`${HISTORIES_DIR}${historyName}${HISTORY_EXTENSION}`));
+  // Each side replays the history its own tree recorded: across a major version (patches
+  // removed) neither side can replay the other's.
+  const beforeFull = refHistory(beforeRef, historyName) ?? full;
 
   log(`bundling ${beforeRef} and the working tree`);
   const before = await refBundle(beforeRef);
   const now = await bundle(ROOT);
-  const sides = [{ label: `before (${before.sha})`, code: before.code }, { label: 'now (working tree)', code: now }];
+  const sides = [{ label: `before (${before.sha})`, code: before.code, full: beforeFull }, { label: 'now (working tree)', code: now, full }];
 
   const input = defaultPayloadConverter.fromPayload(full.events![0].workflowExecutionStartedEventAttributes!.input!.payloads![0]);
   const evalRuns = intOption('eval-runs', 'WORKFLOW_EVAL_EVAL_RUNS', 300);
@@ -143,20 +156,21 @@ await runBench('workflow-eval', timeoutMs(1200), async (_closers, log) => {
     ['Process CPU per run, one context per bundle with the SDK\'s module sharing, preloading and freezing (bench/lib/module-eval.ts).'],
   );
 
-  const cases = [{ name: 'first task', history: firstTask(full) }, { name: 'whole run', history: full }];
+  const cases = [{ name: 'first task', history: firstTask }, { name: 'whole run', history: (h: History) => h }];
   const rows: string[][] = [];
   for (const { name, history } of cases) {
     const samples = sides.map(() => [] as number[]);
     // A warm-up pass per side (the replay worker's own start, JIT), then alternating rounds.
-    for (const side of sides) await replayCpuPerRun(side.code, history, Math.min(runs, 20));
+    for (const side of sides) await replayCpuPerRun(side.code, history(side.full), Math.min(runs, 20));
     for (let round = 0; round < rounds; round++) {
       for (const [i, side] of sides.entries()) {
-        samples[i].push(await replayCpuPerRun(side.code, history, runs));
+        samples[i].push(await replayCpuPerRun(side.code, history(side.full), runs));
         log(`${name}, round ${round + 1}: ${side.label} ${fixed(samples[i].at(-1)!, 2)} ms a run`);
       }
     }
     const [b, n] = samples.map(median);
-    rows.push([`${name} (${history.events?.length ?? 0} events)`, fixed(b, 2), fixed(n, 2), fixed(b - n, 2), ratio(n, b)]);
+    const events = sides.map((side) => history(side.full).events?.length ?? 0);
+    rows.push([`${name} (${events[0] === events[1] ? events[0] : events.join(' / ')} events)`, fixed(b, 2), fixed(n, 2), fixed(b - n, 2), ratio(n, b)]);
   }
   printTable(
     `CPU per replayed run (ms, median of ${rounds} rounds of ${runs} runs; history ${historyName})`,

@@ -59,9 +59,3 @@ export const support = withRunPriority(proxyActivities<Activities>({
  */
 const { maximumAttempts: _readAttempts, ...untilAnswered } = readRetryPolicy;
 export const asks = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: untilAnswered }));
-/** Waiting in the team governor's line (input.governor; runs from before asks by signal): as long as it takes, heartbeating, so a dead worker is noticed. */
-export const lines = withRunPriority(proxyActivities<Activities>({
-  startToCloseTimeout: '1 day',
-  heartbeatTimeout: '60 seconds',
-  retry: readRetryPolicy,
-}));

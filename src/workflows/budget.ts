@@ -1,13 +1,10 @@
 // Budget waits: a stage that does not fit waits (up to `waitForRaiseMs`) for a raiseBudget update.
-import { condition, patched } from '@temporalio/workflow';
+import { condition } from '@temporalio/workflow';
 import { reads } from './activities.js';
 import { remaining } from './credit-guard.js';
 import type { PipelineRuntime } from './runtime.js';
 import { ledgerTenant, tenantCreditsLeft, TENANT_RECHECK_MS } from './tenant-budget.js';
 import { awaitHourWindow } from './tenant-limits.js';
-
-/** Every run (not only a tenant's) waits for the next raise after an insufficient one instead of re-reading at once. */
-const RAISE_WAITS_FOR_NEXT = 'budget-raise-waits-for-next';
 
 /** Credits this run may still spend: its budget, its tenant's monthly budget, the team's monthly cap. */
 export async function creditsLeft(pipeline: PipelineRuntime): Promise<number> {
@@ -54,9 +51,8 @@ export async function creditsAvailable(pipeline: PipelineRuntime, need: number):
     const started = Date.now();
     const raised = await condition(() => pipeline.budgetWakes !== wakesBefore, Math.min(deadlineLeft, recheckMs ?? deadlineLeft));
     if (!raised && recheckMs === undefined) return null;
-    // Wait for the next raise after this one: an insufficient raise must not spin (before the
-    // patch, a run without a tenant re-read its credits in a loop until the wait's deadline).
-    if (recheckMs !== undefined || patched(RAISE_WAITS_FOR_NEXT)) wakesBefore = pipeline.budgetWakes;
+    // Wait for the next raise after this one: an insufficient raise must not spin.
+    wakesBefore = pipeline.budgetWakes;
     const now = await creditsLeft(pipeline);
     if (now >= need) return now;
     deadlineLeft -= Date.now() - started;

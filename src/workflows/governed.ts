@@ -2,20 +2,11 @@
 // waits for a share of the team's concurrency, starts with maxConcurrency = its share, renews it
 // while it runs, and gives it back when it ends or its run is cancelled (a share handed over at
 // continue-as-new stays held: the next run asks with the same key and gets it back).
-import { CancellationScope, condition, patched, setHandler, sleep } from '@temporalio/workflow';
-import { asks, lines, reads } from './activities.js';
+import { CancellationScope, condition, setHandler, sleep } from '@temporalio/workflow';
+import { asks, reads } from './activities.js';
 import type { PipelineRuntime } from './runtime.js';
 import { shareGrantedSignal } from '../shared/team-governor-messages.js';
 import { DEFAULT_TENANT } from '../shared/tenant.js';
-
-/** Patch id: only runs with input.governor take this path; kept explicit for their histories. */
-export const TEAM_GOVERNOR = 'team-governor';
-
-/**
- * Patch id: the run asks by signal and waits for the governor's notice (a signal) instead of an
- * activity that asks by update and reads the governor every second while it waits.
- */
-export const GRANT_NOTICES = 'governor-grant-notices';
 
 /** Asked for when the job names no maxConcurrency: the governor grants at most the fair share and what is free. */
 const WANT_ALL = 10_000;
@@ -61,9 +52,7 @@ export interface Governed {
 
 /** The run's governor settings, or undefined when its jobs are not governed. */
 export function governorOf(pipeline: PipelineRuntime): Governed | undefined {
-  const governor = pipeline.state.config.governor;
-  if (!governor || !patched(TEAM_GOVERNOR)) return undefined;
-  return governor;
+  return pipeline.state.config.governor;
 }
 
 /** The activity input that marks a start as governed (a 429 pauses the team). */
@@ -87,9 +76,8 @@ export async function withTeamShare<T>(
   const team = governedInput(governor);
   const fullKey = `${pipeline.workflowId()}/${key}`;
   const ask = { ...team, tenant, key: fullKey, want: want ?? WANT_ALL, ttlMs: governor.leaseTtlMs, ...(governor.overcommit !== undefined ? { overcommit: governor.overcommit } : {}) };
-  const lease = patched(GRANT_NOTICES)
-    ? { share: await waitForShare(key, team, { ...ask, notify: pipeline.workflowId() }) }
-    : await lines.acquireTeamShare.executeWithOptions({ summary: `team share for ${key} (tenant ${tenant})` }, [ask]);
+  // The run asks by signal and waits for the governor's notice (a signal), no activity polling the governor.
+  const lease = { share: await waitForShare(key, team, { ...ask, notify: pipeline.workflowId() }) };
   const renewal = new CancellationScope();
   const renewing = renewal.run(async () => {
     for (;;) {

@@ -2,13 +2,10 @@
 // error or a warning field (contract notes "Credits"). A job that ended with fewer pages than
 // asked while the team's credits ran out was cut: the run says so (a credits event, a note on
 // the stage) and ends `partial`, not `completed`.
-import { isCancellation, patched } from '@temporalio/workflow';
+import { isCancellation } from '@temporalio/workflow';
 import { reads } from './activities.js';
 import { addNote, failureText } from './report-notes.js';
 import type { PipelineRuntime } from './runtime.js';
-
-/** Runs recorded before it did not read the team's credits after a short job; they replay so. */
-export const SILENT_LIMIT_CUT = 'silent-limit-cut';
 
 /** Checks a finished crawl or batch that asked for `requested` pages (each at least `perPage` credits). */
 export async function checkLimitCut(pipeline: PipelineRuntime, stage: 'crawl' | 'batch', requested: number, perPage: number): Promise<void> {
@@ -17,7 +14,6 @@ export async function checkLimitCut(pipeline: PipelineRuntime, stage: 'crawl' | 
   // Failures count as reached: a page that failed was tried, not cut.
   const reached = Math.min(total, (report.documents ?? 0) + (report.failures ?? 0));
   if (reached >= requested || report.reason !== undefined && report.reason.startsWith('cancelled at the budget')) return;
-  if (!patched(SILENT_LIMIT_CUT)) return;
   let remaining: number;
   try {
     remaining = (await reads.getCreditUsage.executeWithOptions({ summary: `${stage}: ${reached} of ${requested} pages; team credits left?` }, [])).remainingCredits;

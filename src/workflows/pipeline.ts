@@ -7,7 +7,6 @@ import {
   continueAsNew,
   isCancellation,
   log,
-  patched,
   setHandler,
   workflowInfo,
   ActivityFailure,
@@ -32,21 +31,6 @@ import type { StageOutcome } from './stages/types.js';
 import type { PipelineResult, PipelineState } from './state.js';
 import { applyFix, decideFix, supportQuestion, type FixableStage } from './support.js';
 
-const BATCH_MODE_SKIPS_CRAWL = 'batch-mode-skips-crawl';
-/**
- * A support ask names the failed stage's job (also when an activity failure, which carries no
- * job id, failed the stage) and the site (patched: runs recorded before asked with the reason alone).
- */
-const SUPPORT_ASK_NAMES_JOB = 'support-ask-names-job';
-
-/** Runs started before it recorded no address setting: their hosts were not checked. */
-const PRIVATE_ADDRESS_CHECK = 'private-address-check';
-/**
- * A tenantBudgetChanged signal wakes a budget wait. Patched: a run whose history has that signal
- * from before (sent to an older worker, which had no handler) replays without the wake.
- */
-const TENANT_BUDGET_SIGNAL_WAKES = 'tenant-budget-signal-wakes';
-
 /**
  * Stages in the order they run; `support` is not a step but the repair of a failed one. The
  * agent comes last: it may take its URLs from the pages the stages before it stored, and its
@@ -68,9 +52,8 @@ function initialState(input: PipelineInput): PipelineState {
   let config;
   try {
     // The starting client recorded its deployment's setting in the input (see input.ts): a list
-    // of hosts, or `true` (the blanket allowance, all that runs before the list could record).
-    const allowPrivateAddresses = !patched(PRIVATE_ADDRESS_CHECK) || (input.allowPrivateAddresses ?? false);
-    config = parsePipelineInput(input, { allowPrivateAddresses });
+    // of hosts, or `true` (the blanket allowance).
+    config = parsePipelineInput(input, { allowPrivateAddresses: input.allowPrivateAddresses ?? false });
   } catch (err) {
     if (err instanceof PipelineInputError) {
       throw ApplicationFailure.create({ message: err.message, type: 'validation', nonRetryable: true, details: [err.issues] });
@@ -103,7 +86,7 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
   // Sent by setTenantBudget to the tenant's running pipelines: a budget wait looks again at once
   // instead of at its next periodic read of the ledger.
   setHandler(tenantBudgetChangedSignal, () => {
-    if (patched(TENANT_BUDGET_SIGNAL_WAKES)) pipeline.budgetWakes += 1;
+    pipeline.budgetWakes += 1;
   });
   setHandler(
     raiseBudgetUpdate,
@@ -133,9 +116,8 @@ export async function webDataPipeline(input: PipelineInput, carried?: PipelineSt
     while (state.next < ORDER.length) {
       const stage = ORDER[state.next];
       const report = pipeline.report(stage);
-      // Batch mode scrapes the selected URLs in one batch job: no crawl (patched: runs recorded
-      // before this change crawled in batch mode and must replay as they ran).
-      if (stage === 'crawl' && state.config.mode === 'batch' && patched(BATCH_MODE_SKIPS_CRAWL)) {
+      // Batch mode scrapes the selected URLs in one batch job: no crawl.
+      if (stage === 'crawl' && state.config.mode === 'batch') {
         report.status = 'skipped';
         report.reason = 'mode batch: the batch stage scrapes every selected URL';
         state.next += 1;
@@ -289,15 +271,14 @@ async function repair(pipeline: PipelineRuntime, stage: (typeof ORDER)[number], 
   pipeline.stage = 'support';
   pipeline.publish();
   let askError: unknown;
-  const namesJob = patched(SUPPORT_ASK_NAMES_JOB);
-  const jobId = failed.jobId ?? (namesJob ? pipeline.report(stage).jobId : undefined);
+  // The ask names the failed stage's job (also when an activity failure, which carries no job
+  // id, failed the stage) and the site.
+  const jobId = failed.jobId ?? pipeline.report(stage).jobId;
   const answer = await support.askSupport.executeWithOptions(
-    { summary: `support ask: ${stage} failed${namesJob && jobId ? ` (job ${jobId})` : ''}` },
+    { summary: `support ask: ${stage} failed${jobId ? ` (job ${jobId})` : ''}` },
     [{
       body: {
-        question: namesJob
-          ? supportQuestion({ stage, reason: failed.reason, jobId, url: state.config.url })
-          : `The ${stage} stage of my pipeline failed: ${failed.reason}. What should I change?`.slice(0, 8000),
+        question: supportQuestion({ stage, reason: failed.reason, jobId, url: state.config.url }),
         rationale: 'A durable pipeline wants machine-usable fix parameters to retry this stage once.',
         ...(jobId ? { jobId } : {}),
         context: { stage, url: state.config.url, options: stageOptions(state, fixable) },

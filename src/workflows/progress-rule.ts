@@ -12,9 +12,6 @@ export const DEFAULT_STALL_AFTER_MS = 5 * 60_000;
 /** A crawl with `delay` (seconds between pages) stands still that long per page: 20 pages' worth. */
 const DELAY_PAGES = 20;
 
-/** Runs recorded before it waited on a job that did not move for as long as it took. */
-export const PROGRESS_RULE = 'progress-rule';
-
 /**
  * The stall time of a job of the run: the input's, else the default that fits the job, never
  * shorter than two of the run's longest poll intervals (a run that asked to be polled hourly

@@ -2,18 +2,15 @@
 // a fairness-enabled task queue interleaves tenants' activities instead of serving the biggest
 // backlog first. The server also lets activities inherit it; set explicitly it survives a
 // continue-as-new, and a run started without priority still gets its tenant from the search attribute.
-import { patched, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { Priority } from '@temporalio/common';
 import { TENANT } from '../search-attributes.js';
 
-/** Patch id: histories recorded before activities carried a priority replay without one. */
-export const ACTIVITY_PRIORITY = 'activity-priority';
-
-/** The run's priority for its activities, or undefined when it names no tenant (or replays an older history). */
+/** The run's priority for its activities, or undefined when it names no tenant. */
 export function runPriority(): Priority | undefined {
   const info = workflowInfo();
   const tenant = info.priority?.fairnessKey || info.typedSearchAttributes.get(TENANT);
-  if (!tenant || !patched(ACTIVITY_PRIORITY)) return undefined;
+  if (!tenant) return undefined;
   const priorityKey = info.priority?.priorityKey;
   return { fairnessKey: tenant, ...(priorityKey ? { priorityKey } : {}) };
 }

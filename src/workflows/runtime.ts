@@ -1,5 +1,5 @@
 // Per-run helpers shared by the stages: progress, UI details, search attributes, job events.
-import { patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { CREDITS, OUTCOME, PAGES, STAGE, TARGET_HOST } from '../search-attributes.js';
 import { HOST_IN_VISIBILITY_MEMO } from '../shared/visibility.js';
 import type { PipelineProgress } from './definitions.js';
@@ -8,11 +8,6 @@ import { noProgressText, stalledText } from './progress-rule.js';
 import { STAGES, type StageName } from './input.js';
 import type { PipelineState, StageReport } from './state.js';
 
-/**
- * Webhook ids are kept in the carried state (bounded) rather than in this run's memory only
- * (patched: a run recorded before forgot them at continue-as-new and must replay as it ran).
- */
-const WEBHOOK_IDS_CARRIED = 'webhook-ids-carried';
 /** Job-level deliveries are a few per job: this many ids cover a run's recent jobs many times over. */
 export const SEEN_WEBHOOKS_KEPT = 256;
 
@@ -22,7 +17,6 @@ export class PipelineRuntime {
   status: PipelineProgress['status'] = 'running';
   /** Job-level webhook events not yet consumed, by job id. */
   private readonly events = new Map<string, string[]>();
-  private readonly seenWebhooks = new Set<string>();
   /** Counts what may wake a budget wait: raiseBudget updates and changes of the tenant's budget. */
   budgetWakes = 0;
   /** Set by the last read of the tenant's ledger when its credits per hour limit the run more than its budgets. */
@@ -45,14 +39,8 @@ export class PipelineRuntime {
   }
 
   pushEvent(jobId: string, type: string, webhookId?: string): void {
-    if (webhookId) {
-      if (patched(WEBHOOK_IDS_CARRIED)) {
-        if (!this.firstDelivery(webhookId)) return;
-      } else {
-        if (this.seenWebhooks.has(webhookId)) return;
-        this.seenWebhooks.add(webhookId);
-      }
-    }
+    // Webhook ids are kept in the carried state (bounded): a redelivery after continue-as-new is still known.
+    if (webhookId && !this.firstDelivery(webhookId)) return;
     const list = this.events.get(jobId) ?? [];
     list.push(type);
     this.events.set(jobId, list);

@@ -3,16 +3,17 @@
 // the line; the governor signals the job's run when it grants), renew it while they run and give
 // it back when they end; a lease its holder stops renewing expires; a 429 pauses every grant.
 // Rules: team-governor-rules.ts.
-import { allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, deprecatePatch, setHandler, workflowInfo } from '@temporalio/workflow';
 import { acquireShareUpdate, askShareSignal, governorStatusQuery, pauseTeamUpdate, releaseShareUpdate, renewShareUpdate, shareGrantedSignal, shareQuery } from '../shared/team-governor-messages.js';
 import { answer, checkAcquireRequest, checkCount, checkKey, grantAll, newGovernor, nextWake, pause, release, renew, request, status, type GovernorState } from '../shared/team-governor-rules.js';
 
-/** Governors whose history began before the newcomers' headroom grant as they did then. */
-const NEWCOMER_HEADROOM = 'governor-newcomer-headroom';
-
 export async function webdataTeamGovernor(input: { team: string; concurrency: number }, carried?: GovernorState): Promise<void> {
   const state = carried ?? newGovernor(input.team, input.concurrency);
-  state.newcomerHeadroom = patched(NEWCOMER_HEADROOM);
+  // Newcomers get headroom (shared/team-governor-rules.ts). A governor lives on by continue-as-new,
+  // so one started on 0.x may be moved to 1.0 mid-run: the patch stays deprecated (one marker a
+  // run, none asked of a history without it) so that its 0.x history, marker and all, replays.
+  deprecatePatch('governor-newcomer-headroom');
+  state.newcomerHeadroom = true;
   // Grants whose run waits for a notice: sent by the main loop (a handler sends no command of its own).
   const outbox = new Set<string>();
   const grant = () => {

@@ -1,22 +1,18 @@
 // The run's side of its tenant's monthly budget (workflows/tenant-ledger.ts): what is left for
 // the tenant counts in every budget check, a job's worst case is reserved before it starts, and
-// each stage's actual credits are settled when it ends. Runs with a tenant only; runs recorded
-// before tenant budgets existed replay without (patched).
-import { CancellationScope, patched } from '@temporalio/workflow';
+// each stage's actual credits are settled when it ends. Runs with a tenant only.
+import { CancellationScope } from '@temporalio/workflow';
 import { reads } from './activities.js';
 import type { PipelineRuntime } from './runtime.js';
 import type { Reservation } from '../shared/tenant-ledger-rules.js';
 import { noteHour, slotToTake, takeSlot } from './tenant-limits.js';
 
-export const TENANT_BUDGET = 'tenant-budget';
 /** How often a run waiting for credits re-reads its tenant's ledger when no tenantBudgetChanged signal came. */
 export const TENANT_RECHECK_MS = 30_000;
 
 /** The run's tenant when its credits count against the tenant's ledger. */
 export function ledgerTenant(pipeline: PipelineRuntime): string | undefined {
-  const tenant = pipeline.state.config.tenant;
-  if (tenant === undefined || !patched(TENANT_BUDGET)) return undefined;
-  return tenant;
+  return pipeline.state.config.tenant;
 }
 
 /** The ledger key of a stage of this run: one hold and one settlement per stage. */

@@ -2,16 +2,13 @@
 // usage, so every run and schedule of the tenant, on any worker, spends from one durable account.
 // Runs reserve a stage's worst case before it spends and settle what it cost (updates: each one
 // is applied once, in order, and survives any worker's death); `webdata tenants` reads it.
-import { allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, patched, proxySinks, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, deprecatePatch, proxySinks, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { WebDataMetricsSinks } from '../shared/workflow-metrics-spec.js';
 import { reserveCreditsUpdate, setTenantBudgetUpdate, settleCreditsUpdate, tenantUsageQuery } from '../shared/tenant-ledger-messages.js';
 import { newLedger, reserve, settle, usage, type LedgerState, type TenantUsage } from '../shared/tenant-ledger-rules.js';
 import { acquireSlotUpdate, releaseSlotsUpdate, setTenantLimitsUpdate } from '../shared/tenant-limit-messages.js';
 import { acquireSlot, limitsProblem, limitsView, releaseSlot, runsToWake, type TenantLimits } from '../shared/tenant-limit-rules.js';
 import { tenantBudgetChangedSignal } from './definitions.js';
-
-/** A ledger tells runs in line that a slot is free for them (a signal: a command ledgers from before limits never sent). */
-const SLOT_NOTICES = 'tenant-slot-notices';
 
 const { webdataMetrics } = proxySinks<WebDataMetricsSinks>();
 
@@ -99,11 +96,14 @@ export async function webdataTenantLedger(input: { tenant: string }, carried?: L
       }
     },
   });
-  // A notice that fails found its run closed: its slot or place in line comes back.
+  // A ledger tells runs in line that a slot is free for them. A notice that fails found its run
+  // closed: its slot or place in line comes back.
   const sendNotices = async () => {
     const runs = [...outbox];
     outbox.clear();
-    if (!patched(SLOT_NOTICES)) return;
+    // Deprecated, not removed: a ledger started on 0.x (it lives on by continue-as-new) may be
+    // moved to 1.0 mid-run, and its history has the marker (test/replay/replay.test.ts).
+    deprecatePatch('tenant-slot-notices');
     await Promise.all(runs.map(async (run) => {
       try {
         await getExternalWorkflowHandle(run).signal(tenantBudgetChangedSignal);

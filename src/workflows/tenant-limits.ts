@@ -1,13 +1,12 @@
 // The run's side of its tenant's limits (shared/tenant-limit-rules.ts): a slot of the tenant's
 // runs in flight, taken by the run's first read of its tenant's ledger (the same activity: no
 // extra call) and given back when the run ends, also when it fails or is cancelled; and the wait
-// for the tenant's credits per hour. Runs recorded before limits replay without them (patched).
-import { CancellationScope, condition, log, patched } from '@temporalio/workflow';
+// for the tenant's credits per hour.
+import { CancellationScope, condition, log } from '@temporalio/workflow';
 import type { TenantUsage } from '../shared/tenant-ledger-rules.js';
 import { reads } from './activities.js';
 import type { PipelineRuntime } from './runtime.js';
 
-export const TENANT_LIMITS = 'tenant-limits';
 /**
  * How soon a run in line asks again when no notice came (a holder that died is found by asking),
  * doubling up to SLOT_RECHECK_MAX_MS: a long wait adds few events, and asks stay well within
@@ -37,7 +36,7 @@ function ordinal(n: number): string {
 
 /** True when this read of the tenant's ledger should also take the run's slot. */
 export function slotToTake(pipeline: PipelineRuntime): boolean {
-  return pipeline.state.tenantSlot === undefined && patched(TENANT_LIMITS);
+  return pipeline.state.tenantSlot === undefined;
 }
 
 /**
@@ -106,7 +105,7 @@ export async function awaitHourWindow(pipeline: PipelineRuntime, need: number, l
   // More than the whole hour can never fit: not waited for (the stage is fitted or skipped as for a budget).
   const bound = () => pipeline.tenantHour !== undefined && pipeline.tenantHour.hourLeft < need && now >= pipeline.tenantHour.hourLeft && need <= pipeline.tenantHour.perHour;
   let now = left;
-  if (!bound() || !patched(TENANT_LIMITS)) return left;
+  if (!bound()) return left;
   while (now < need && bound() && pipeline.tenantHour !== undefined) {
     const { tenant, perHour, creditsThisHour, freesAt } = pipeline.tenantHour;
     const when = freesAt !== undefined ? `; the window frees from ${new Date(freesAt).toISOString().slice(11, 19)} UTC` : '; frees as its running jobs settle';

@@ -1,10 +1,10 @@
 // Waits for a crawl or batch job: webhook signals wake it at once, a poll with an adaptive
 // interval always reconciles (deliveries can be lost), and the budget watch cancels a job
 // whose own creditsUsed reaches what the run may still spend.
-import { condition, patched, workflowInfo } from '@temporalio/workflow';
+import { condition, workflowInfo } from '@temporalio/workflow';
 import type { JobSummary } from '../activities/types.js';
 import { cleanup, reads } from './activities.js';
-import { deadlineOf, observeProgress, PROGRESS_RULE, stallAfterMs, untilStalled } from './progress-rule.js';
+import { deadlineOf, observeProgress, stallAfterMs, untilStalled } from './progress-rule.js';
 import type { PipelineRuntime } from './runtime.js';
 import type { ActiveJob } from './state.js';
 
@@ -18,16 +18,6 @@ export interface WaitOptions {
   /** The follower stopped (stored everything, handed back to a collect at the end, or failed). */
   followerDone?: () => boolean;
 }
-
-/**
- * While a follower reads the job's status pages (it sees the end within its idle interval and
- * ends the wait through `ended`), the wait sends no status reads of its own except one every
- * `maxIntervalMs` to keep the progress fresh; webhook deliveries need no read either. Runs
- * without a budget watch only (a watch needs creditsUsed as it grows). Before (runs recorded
- * without the marker), the wait polled from 1 s up while the follower read the same job: about
- * four status activities and as many workflow tasks a 100-page job (bench/many-pipelines.ts).
- */
-export const FOLLOWER_WATCHES_JOB = 'follower-watches-job';
 
 export type WaitOutcome =
   | { kind: 'done'; summary: JobSummary; stoppedForBudget: boolean }
@@ -44,18 +34,16 @@ export async function waitForJob(pipeline: PipelineRuntime, job: ActiveJob, opti
   let interval = polling.minIntervalMs;
   let stoppedForBudget = false;
   const followerDone = options.followerDone;
-  let watching = followerDone !== undefined && !followerDone() && !options.tight && !Number.isFinite(options.allowance()) && patched(FOLLOWER_WATCHES_JOB);
+  // While a follower reads the job's status pages (it sees the end within its idle interval and
+  // ends the wait through `ended`), the wait sends no status reads of its own except one every
+  // `maxIntervalMs` to keep the progress fresh; webhook deliveries need no read either. Runs
+  // without a budget watch only (a watch needs creditsUsed as it grows).
+  let watching = followerDone !== undefined && !followerDone() && !options.tight && !Number.isFinite(options.allowance());
   const stallMs = stallAfterMs(pipeline.state.config, job.kind);
   const deadline = deadlineOf(pipeline.state);
-  /**
-   * A wait no longer than the time left before the job would be stalled or the run's deadline.
-   * The shorter timer is marked (patched) only where it differs, so a run recorded before,
-   * whose job stood still, replays with the timer it had.
-   */
-  const bounded = (ms: number): number => {
-    const left = Math.min(untilStalled(job, stallMs, Date.now()), deadline === undefined ? Infinity : Math.max(1_000, deadline - Date.now()));
-    return left < ms && patched(PROGRESS_RULE) ? left : ms;
-  };
+  /** A wait no longer than the time left before the job would be stalled or the run's deadline. */
+  const bounded = (ms: number): number =>
+    Math.min(ms, untilStalled(job, stallMs, Date.now()), deadline === undefined ? Infinity : Math.max(1_000, deadline - Date.now()));
   for (;;) {
     if (deadline !== undefined && Date.now() >= deadline) return { kind: 'deadline', stoppedForBudget };
     if (watching && followerDone && !options.ended?.()) {
@@ -85,7 +73,7 @@ export async function waitForJob(pipeline: PipelineRuntime, job: ActiveJob, opti
     }
     const stillForMs = observeProgress(job, report, summary, Date.now(), stallMs);
     pipeline.publish();
-    if (stillForMs >= stallMs && patched(PROGRESS_RULE)) {
+    if (stillForMs >= stallMs) {
       report.progress = undefined;
       return { kind: 'stalled', summary, stillForMs, stoppedForBudget };
     }

@@ -8,6 +8,12 @@ import proto from '@temporalio/proto';
 const { temporal } = proto;
 
 export const HISTORIES_DIR = fileURLToPath(new URL('../replay/histories/', import.meta.url));
+/**
+ * Histories recorded by 0.x workers (with its patch markers): 1.0 cannot replay the pipeline's, so
+ * they replay against the bundle of the last 0.x commit (test/replay/replay.test.ts), as the 0.x
+ * deployment kept for such runs does.
+ */
+export const HISTORIES_0X_DIR = fileURLToPath(new URL('../replay/histories-0.x/', import.meta.url));
 export const HISTORY_EXTENSION = '.binpb';
 
 export async function recordHistory(client: Client, workflowId: string, name: string): Promise<void> {

@@ -5,4 +5,5 @@
 // alone: worker-crash.test.ts
 import './oss-pipeline.test.js';
 import './smoke.test.js';
+import './upgrade.test.js';
 import './versioning.test.js';

@@ -2,11 +2,10 @@
 // to what is left of the run's budget (the credit guard), the job is polled with backoff until
 // it ends, its answer is stored (kind `agent`) by the status read, and its credits are counted.
 // A service without the agent route skips the stage (not available), never fails the run.
-import { CancellationScope, condition, isCancellation, patched, sleep, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { AgentJobResult } from '../../activities/agents.js';
 import { agentStarts, cleanup, lists, reads } from '../activities.js';
-import { creditsAvailable, creditsLeft } from '../budget.js';
-import { FIT_READS_ONCE } from './fit-job.js';
+import { creditsAvailable } from '../budget.js';
 import { ledgerTenant, stageKey } from '../tenant-budget.js';
 import { slotToTake, takeSlot } from '../tenant-limits.js';
 import { spend } from '../credit-guard.js';
@@ -20,11 +19,6 @@ export const AGENT_MIN_CREDITS = 1;
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
-/**
- * Runs from before it: the agent job was started without a webhook and waited with plain sleeps.
- * With it, the job subscribes to its terminal events and a delivery wakes the wait at once.
- */
-const AGENT_WEBHOOK = 'agent-webhook-events';
 /** The events the stage acts on: the job's end (it polls at once, and the poll is the record). */
 export const AGENT_WEBHOOK_EVENTS = ['completed', 'failed', 'cancelled'] as const;
 
@@ -78,7 +72,7 @@ export async function runAgent(pipeline: PipelineRuntime): Promise<StageOutcome>
     if (budgeted) {
       // Waits for a raiseBudget (up to waitForRaiseMs) when not even one model call fits.
       const available = await creditsAvailable(pipeline, AGENT_MIN_CREDITS);
-      const left = available === null ? 0 : patched(FIT_READS_ONCE) ? available : await creditsLeft(pipeline);
+      const left = available ?? 0;
       const cap = clampAgentCredits(agent.maxCredits, left);
       if (cap.event) state.credits.events.push(cap.event);
       if (cap.kind === 'skip') return { kind: 'skipped', reason: cap.reason };
@@ -92,7 +86,8 @@ export async function runAgent(pipeline: PipelineRuntime): Promise<StageOutcome>
     report.urls = urls?.length ?? 0;
     if (agent.strictConstrainToURLs && !urls) return { kind: 'skipped', reason: `strictConstrainToURLs: no stored page matches ${agent.match}` };
     let started: { id: string };
-    const webhook = patched(AGENT_WEBHOOK) ? agentWebhookFor(pipeline) : undefined;
+    // The job subscribes to its terminal events: a delivery wakes the wait below at once.
+    const webhook = agentWebhookFor(pipeline);
     try {
       started = await agentStarts.startAgent.executeWithOptions(
         { summary: `agent${maxCredits !== undefined ? ` maxCredits ${maxCredits}` : ''}` },
@@ -177,15 +172,11 @@ async function waitForAgent(pipeline: PipelineRuntime, job: NonNullable<Pipeline
       continue;
     }
     if (workflowInfo().continueAsNewSuggested) return 'continue-as-new';
-    if (patched(AGENT_WEBHOOK)) {
-      // A delivery of the job's end wakes the wait: poll at once (the poll reads the answer).
-      if (await condition(() => pipeline.hasEvent(job.jobId), interval)) {
-        pipeline.takeEvents(job.jobId);
-        interval = polling.minIntervalMs;
-        continue;
-      }
-    } else {
-      await sleep(interval);
+    // A delivery of the job's end wakes the wait: poll at once (the poll reads the answer).
+    if (await condition(() => pipeline.hasEvent(job.jobId), interval)) {
+      pipeline.takeEvents(job.jobId);
+      interval = polling.minIntervalMs;
+      continue;
     }
     interval = Math.min(polling.maxIntervalMs, Math.round(interval * 1.6));
   }

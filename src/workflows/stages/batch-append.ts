@@ -1,7 +1,7 @@
 // A batch the budget clamped takes the URLs left when the budget is raised (waitForRaiseMs):
 // they join the same job through appendToId, one idempotency key per addition, and the job is
 // followed and collected again. A service without append gets a new job for them instead.
-import { patched, uuid4 } from '@temporalio/workflow';
+import { uuid4 } from '@temporalio/workflow';
 import type { AppendBatchResult } from '../../activities/batch-append.js';
 import type { CollectCursor, CollectResult } from '../../activities/types.js';
 import { starts } from '../activities.js';
@@ -11,15 +11,6 @@ import type { ActiveJob } from '../state.js';
 import { fitJob } from './fit-job.js';
 import { runJob } from './job.js';
 import type { StageOutcome } from './types.js';
-
-/** Runs recorded before it ended a clamped batch at its clamp; they replay so. */
-export const BATCH_APPEND_ON_RAISE = 'batch-append-on-raise';
-/**
- * The follower of an appended job goes on from where the last collection of that job ended:
- * the job's results only grow, the appended URLs after the ones already read. Before, it read
- * the job again from skip 0 (each page stored once, but every status page fetched again).
- */
-export const BATCH_APPEND_FOLLOWS_ON = 'batch-append-follows-on';
 
 export interface AppendPlan {
   list: string;
@@ -59,7 +50,9 @@ export async function appendAfterRaise(pipeline: PipelineRuntime, plan: AppendPl
       const spentBefore = report.credits - earlier.credits;
       next = activeBatch(jobId, fit, spentBefore, progress.earlier);
       const from = last.collected?.jobId === jobId ? last.collected.cursor : undefined;
-      if (from && patched(BATCH_APPEND_FOLLOWS_ON)) next.follow = { cursor: onwardFrom(from) };
+      // The follower goes on from where the last collection of the job ended: its results only
+      // grow, the appended URLs after the ones already read (no status page fetched again).
+      if (from) next.follow = { cursor: onwardFrom(from) };
     } else {
       // No append here (or the job cannot take more): the URLs go to a new job, as before append existed.
       if (appended.kind === 'not-available') {

@@ -1,8 +1,7 @@
 // batch: scrape the selected URLs the crawl did not return (or all selected URLs in batch mode).
-import { patched } from '@temporalio/workflow';
 import { lists, starts } from '../activities.js';
 import { creditsPerPage } from '../credit-guard.js';
-import { appendAfterRaise, BATCH_APPEND_ON_RAISE } from './batch-append.js';
+import { appendAfterRaise } from './batch-append.js';
 import { checkLimitCut } from '../limit-cut.js';
 import { fitJob } from './fit-job.js';
 import type { PipelineRuntime } from '../runtime.js';
@@ -64,7 +63,7 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
   // list again); and a failed job refuses appendToId (409).
   if (!state.activeJob) {
     state.batchAppend = undefined;
-    if (!governor && count < wanted && patched(BATCH_APPEND_ON_RAISE)) state.batchAppend = { wanted, taken: count, additions: 0 };
+    if (!governor && count < wanted) state.batchAppend = { wanted, taken: count, additions: 0 };
   }
   const perPage = creditsPerPage(batch.scrapeOptions);
 

@@ -1,5 +1,4 @@
 // crawl: a filtered crawl (include/exclude/limit from the selection), clamped to the budget.
-import { patched } from '@temporalio/workflow';
 import { compilePattern, DEFAULT_CRAWL_LIMIT } from 'webdata-contract';
 import { starts } from '../activities.js';
 import { creditsPerPage } from '../credit-guard.js';
@@ -12,9 +11,6 @@ import { escapePattern, pathOf, recoveryCrawl } from './recover.js';
 import { robotsIgnoreRequested } from './robots.js';
 import type { StageOutcome } from './types.js';
 
-/** Runs started before it tested the user's patterns with `new RegExp` (backtracking). */
-const LINEAR_PATTERNS = 'linear-patterns';
-
 export async function runCrawl(pipeline: PipelineRuntime): Promise<StageOutcome> {
   const { config } = pipeline.state;
   const crawl = { ...(config.crawl ?? {}) };
@@ -23,7 +19,7 @@ export async function runCrawl(pipeline: PipelineRuntime): Promise<StageOutcome>
     if (crawl.includePaths === undefined && select?.include?.length) {
       // The service checks the start URL against includePaths too; a start page outside the
       // selection would end the crawl at once, so admit exactly that page as the way in.
-      crawl.includePaths = admitStartPage(config.url, select.include, patched(LINEAR_PATTERNS));
+      crawl.includePaths = admitStartPage(config.url, select.include);
     }
     crawl.excludePaths ??= select?.exclude;
     crawl.limit ??= pipeline.state.selectedCount;
@@ -81,12 +77,12 @@ async function crawlJob(
 }
 
 /**
- * Include patterns plus an exact pattern for the start URL's path when none admits it. `linear`:
- * the patterns are tested in linear time (RE2), so a hostile one cannot stall the workflow task.
+ * Include patterns plus an exact pattern for the start URL's path when none admits it. The
+ * patterns are tested in linear time (RE2), so a hostile one cannot stall the workflow task.
  */
-export function admitStartPage(url: string, include: string[], linear = true): string[] {
+export function admitStartPage(url: string, include: string[]): string[] {
   const path = pathOf(url);
-  const admits = (p: string) => (linear ? compilePattern(p) : new RegExp(p)).test(path);
+  const admits = (p: string) => compilePattern(p).test(path);
   if (include.some(admits)) return include;
   return [...include, `^${escapePattern(path)}$`];
 }

@@ -1,14 +1,10 @@
 // Fits a job's worst case into the run's budget before it starts: how many pages it may
 // take (clamp strategy) and the credits after which the budget watch cancels it.
-import { patched } from '@temporalio/workflow';
 import { creditsAvailable, creditsLeft } from '../budget.js';
 import { fitUnits } from '../credit-guard.js';
 import type { PipelineRuntime } from '../runtime.js';
 import { ledgerTenant, reserveForStage } from '../tenant-budget.js';
-import { awaitHourWindow, TENANT_LIMITS } from '../tenant-limits.js';
-
-/** The job is sized by the read that found credits available, not by a second read (one ledger round trip less). */
-export const FIT_READS_ONCE = 'fit-job-reads-credits-once';
+import { awaitHourWindow } from '../tenant-limits.js';
 
 export type JobFit =
   | { kind: 'run'; units: number; allowance: number; tight: boolean }
@@ -23,7 +19,8 @@ export async function fitJob(pipeline: PipelineRuntime, what: string, wanted: nu
   }
   const available = await creditsAvailable(pipeline, perPage);
   if (available === null) return { kind: 'skip', reason: `budget: ${perPage} credits needed for one page` };
-  let left = patched(FIT_READS_ONCE) ? available : await creditsLeft(pipeline);
+  // Sized by the read that found credits available (no second ledger round trip).
+  let left = available;
   // The tenant's ledger holds the job's worst case before it starts; another run of the tenant
   // may have taken credits since the read: fit again to what the ledger says is left, once.
   for (let attempt = 0; ; attempt += 1) {
@@ -32,7 +29,7 @@ export async function fitJob(pipeline: PipelineRuntime, what: string, wanted: nu
     const held = await reserveForStage(pipeline, decided.kind === 'run' && decided.tight ? decided.allowance : decided.units * perPage);
     if (held.granted) return decided;
     // The tenant's hour is full (other runs took it since the read): wait for it to free, then fit again.
-    if (held.hourBound && patched(TENANT_LIMITS)) {
+    if (held.hourBound) {
       if (held.left < perPage) {
         pipeline.tenantHour = { tenant, perHour: held.hourBound.perHour, creditsThisHour: held.hourBound.perHour - held.left, hourLeft: held.left, ...(held.hourBound.freesAt !== undefined ? { freesAt: held.hourBound.freesAt } : {}) };
         left = await awaitHourWindow(pipeline, perPage, held.left, () => creditsLeft(pipeline));

@@ -1,6 +1,6 @@
 // The shared life of a crawl or batch job inside a stage: start it once (idempotency key kept
 // in state), wait for it, collect its results into the store, and cancel it on cancellation.
-import { CancellationScope, condition, isCancellation, log, patched, uuid4 } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, log, uuid4 } from '@temporalio/workflow';
 import type { LostJobInventory } from '../../activities/lost-job.js';
 import type { CollectResult, JobKind, JobSummary, StartJobResult } from '../../activities/types.js';
 import { cleanup, collectors, lists, reads } from '../activities.js';
@@ -12,24 +12,9 @@ import { stillForText } from '../progress-rule.js';
 import type { ActiveJob } from '../state.js';
 import { waitForJob } from '../wait-for-job.js';
 import { startFollower, type Follower } from './follow.js';
-import { isJobLost, LOST_JOB_RECOVERY, recoverJob, type JobLoss, type RecoveryStep } from './lost-job.js';
+import { isJobLost, recoverJob, type JobLoss, type RecoveryStep } from './lost-job.js';
 import { robotsCheck } from './robots.js';
 import type { StageOutcome } from './types.js';
-
-/** Pages are stored while the job runs (a follower beside the wait), not only after it ends. */
-export const STREAMING_COLLECT = 'streaming-collect';
-/**
- * A follower that stored the job's last page while it was being stopped for continue-as-new
- * keeps its result: before, the run handed over anyway, and the next run followed the job
- * again from the last handed-over cursor (from the start when there was none), downloading
- * every page a second time (measured: 53.2 MiB instead of 26.6 MiB for a 10,000-page crawl).
- */
-export const FOLLOWER_DONE_AT_HANDOVER = 'follower-done-at-handover';
-/**
- * A stage whose job failed or was cancelled reports the documents the store holds for it
- * (before: the job's `completed` at the last status read, which lags what the follower stored).
- */
-export const FIGURES_FROM_STORE = 'figures-from-store';
 
 /** How long a stalled job's follower may take to store the tail once the job is cancelled. */
 const STALLED_COLLECT_WAIT = '2 minutes';
@@ -86,12 +71,10 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
   let follower: Follower | undefined;
   try {
     const active = state.activeJob as NonNullable<typeof state.activeJob>;
-    // Documents robots.txt disallows are not stored (the service's scrape does not check).
-    // Histories from before streaming asked for the robots check after the wait: kept so.
-    const streaming = patched(STREAMING_COLLECT);
-    const inputFor = () => collectInput(pipeline, active);
-    const followInput = streaming ? inputFor() : undefined;
-    follower = followInput && !active.follow?.atEnd ? startFollower(active, followInput) : undefined;
+    // Pages are stored while the job runs (a follower beside the wait), not only after it ends;
+    // documents robots.txt disallows are not stored (the service's scrape does not check).
+    const followInput = collectInput(pipeline, active);
+    follower = !active.follow?.atEnd ? startFollower(active, followInput) : undefined;
     const following = follower;
     let waited = await waitForJob(pipeline, active, {
       allowance: () => active.allowance ?? Number.POSITIVE_INFINITY,
@@ -101,7 +84,9 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
     if (waited.kind === 'continue-as-new') {
       await follower?.stop();
       const ended = following?.ended();
-      if (!ended || !patched(FOLLOWER_DONE_AT_HANDOVER)) return { kind: 'continue-as-new' };
+      // A follower that stored the job's last page while it was stopped keeps its result: the
+      // next run would otherwise follow the job again and download every page a second time.
+      if (!ended) return { kind: 'continue-as-new' };
       waited = { kind: 'done', summary: ended, stoppedForBudget: waited.stoppedForBudget };
     }
     if (waited.kind === 'stalled') {
@@ -117,7 +102,7 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
 
     const followed = follower ? await follower.result : undefined;
     if (active.follow?.atEnd) addNote(report, `collected when the job ended: this service ignores skip (${active.follow.atEnd})`);
-    const atEnd = { ...(followInput ?? inputFor()), ...(active.follow ? { cursor: active.follow.cursor } : {}) };
+    const atEnd = { ...followInput, ...(active.follow ? { cursor: active.follow.cursor } : {}) };
     const collected = followed ?? (plan.kind === 'crawl'
       ? await collectors.collectCrawl.executeWithOptions({ summary: `collect crawl ${jobId}` }, [atEnd])
       : await collectors.collectBatch.executeWithOptions({ summary: `collect batch ${jobId}` }, [atEnd]));
@@ -146,7 +131,7 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
     }
     return { kind: 'ok', collected };
   } catch (err) {
-    if (state.activeJob?.jobId === jobId && !isCancellation(err) && isJobLost(err) && patched(LOST_JOB_RECOVERY)) {
+    if (state.activeJob?.jobId === jobId && !isCancellation(err) && isJobLost(err)) {
       // Nothing more comes from the lost job: its follower ends before the store is read. Its
       // reads answer 404 too, so it ends by itself; cancelling it at once could cross its
       // failure on the way to the server (which then refuses the cancel as unknown).
@@ -208,12 +193,12 @@ async function closeStoppedJob(pipeline: PipelineRuntime, plan: JobPlan, jobId: 
   spend(state.credits, plan.stage, seen - (ending.spentBefore ?? 0));
   state.activeJob = undefined;
   report.progress = undefined;
-  if (patched(FIGURES_FROM_STORE)) {
-    // The stage's own failure is what the run reports: a store that cannot count keeps the figures seen.
-    await CancellationScope.nonCancellable(() => settleFigures(pipeline, plan, jobId, seen, follower, ending.earlier)).catch((e: unknown) => {
-      log.warn('figures of a stopped job not read', { jobId, error: failureText(e) });
-    });
-  }
+  // The stage reports the documents the store holds for it (the job's last `completed` lags what
+  // the follower stored); its own failure is what the run reports: a store that cannot count
+  // keeps the figures seen.
+  await CancellationScope.nonCancellable(() => settleFigures(pipeline, plan, jobId, seen, follower, ending.earlier)).catch((e: unknown) => {
+    log.warn('figures of a stopped job not read', { jobId, error: failureText(e) });
+  });
 }
 
 /**

@@ -14,9 +14,6 @@ import type { StalledJob } from '../state.js';
 import type { JobPlan } from './job.js';
 import type { StageOutcome } from './types.js';
 
-/** Runs recorded before it failed the stage at a lost job, keeping the last status read's figures. */
-export const LOST_JOB_RECOVERY = 'lost-job-recovery';
-
 /** What a stage does about its lost job. */
 export type RecoveryStep =
   | { kind: 'start'; plan: JobPlan }

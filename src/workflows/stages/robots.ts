@@ -1,11 +1,7 @@
 // The pipeline's own robots.txt check (scrape and batch scrape do not read robots.txt on the
-// service): on unless ignoreRobotsTxt is in effect. Gated by the `robots-filter` patch so runs
-// recorded before it replay without the new commands.
-import { patched } from '@temporalio/workflow';
+// service): on unless ignoreRobotsTxt is in effect.
 import type { PipelineConfig } from '../input.js';
 import type { PipelineRuntime } from '../runtime.js';
-
-export const ROBOTS_PATCH = 'robots-filter';
 
 /** ignoreRobotsTxt asked for, at the top level or in the crawl options. */
 export function robotsIgnoreRequested(config: PipelineConfig): boolean {
@@ -19,7 +15,6 @@ export function robotsIgnoreRequested(config: PipelineConfig): boolean {
  * The agent is the crawl's robotsUserAgent when set, else the worker's (activities/robots.ts).
  */
 export function robotsCheck(pipeline: PipelineRuntime): { userAgent?: string } | undefined {
-  if (!patched(ROBOTS_PATCH)) return undefined;
   if (pipeline.state.robotsIgnored) return undefined;
   const userAgent = pipeline.state.config.crawl?.robotsUserAgent;
   return userAgent !== undefined ? { userAgent } : {};
