@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultPayloadConverter } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { bundleWorkflowCode, Worker, type BundleOptions } from '@temporalio/worker';
@@ -34,12 +34,22 @@ const CACHE = join(ROOT, 'node_modules/.cache/webdata-bench-bundles');
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => console.error(m), log() {} };
 
+type BundlerOptions = (hook: (c: Configuration) => Configuration) => Partial<BundleOptions>;
+
 /**
- * The workflows of `root` (a checkout: src/ and packages/contract/src/) as one bundle's code; the
- * working tree's with the bundler options its workers use.
+ * The bundler options the workers of `root` use (its src/worker/bundler-options.ts, the preload
+ * with them), so each side is measured as it runs; none for a checkout from before that file.
  */
+async function bundlerOptionsOf(root: string): Promise<BundlerOptions> {
+  if (root === ROOT) return workflowBundlerOptions;
+  const file = join(root, 'src/worker/bundler-options.ts');
+  if (!existsSync(file)) return (hook) => ({ webpackConfigHook: hook });
+  return ((await import(pathToFileURL(file).href)) as { workflowBundlerOptions: BundlerOptions }).workflowBundlerOptions;
+}
+
+/** The workflows of `root` (a checkout: src/ and packages/contract/src/) as one bundle's code. */
 async function bundle(root: string): Promise<string> {
-  const options = root === ROOT ? workflowBundlerOptions : (hook: (c: Configuration) => Configuration) => ({ webpackConfigHook: hook });
+  const options = await bundlerOptionsOf(root);
   const { code } = await bundleWorkflowCode({
     workflowsPath: join(root, 'src/workflows/index.ts'),
     ...options((config) => ({
@@ -62,7 +72,8 @@ async function bundle(root: string): Promise<string> {
  */
 async function refBundle(ref: string): Promise<{ sha: string; code: string }> {
   const sha = execFileSync('git', ['rev-parse', '--short=12', ref], { cwd: ROOT, encoding: 'utf8' }).trim();
-  const cached = join(CACHE, `${sha}.js`);
+  // `-own-options`: bundled with the ref's bundler options (earlier caches were bundled without).
+  const cached = join(CACHE, `${sha}-own-options.js`);
   if (existsSync(cached)) return { sha, code: readFileSync(cached, 'utf8') };
   const dir = mkdtempSync(join(tmpdir(), `webdata-bench-${sha}-`));
   try {
