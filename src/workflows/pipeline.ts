@@ -15,7 +15,9 @@ import {
 } from '@temporalio/workflow';
 import { lists, reads, support } from './activities.js';
 import { jobEventSignal, progressQuery, raiseBudgetUpdate, tenantBudgetChangedSignal } from './definitions.js';
-import { parsePipelineInput, PipelineInputError, stageEnabled, type PipelineInput, type StageName } from './input.js';
+import type { PipelineInput } from './input.js';
+import { checkPipelineInput } from './input-check.js';
+import { PipelineInputError, stageEnabled, type StageName } from './input-fields.js';
 import { apiKeyRefFailure, requireApiKeyRefCarrier } from './api-key-ref.js';
 import { failureText, NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from './report-notes.js';
 import { deadlineOf } from './progress-rule.js';
@@ -70,7 +72,7 @@ function initialState(input: PipelineInput): PipelineState {
     // The starting client recorded its deployment's setting in the input (see input.ts): a list
     // of hosts, or `true` (the blanket allowance, all that runs before the list could record).
     const allowPrivateAddresses = !patched(PRIVATE_ADDRESS_CHECK) || (input.allowPrivateAddresses ?? false);
-    config = parsePipelineInput(input, { allowPrivateAddresses });
+    config = checkPipelineInput(input, { allowPrivateAddresses });
   } catch (err) {
     if (err instanceof PipelineInputError) {
       throw ApplicationFailure.create({ message: err.message, type: 'validation', nonRetryable: true, details: [err.issues] });
