@@ -2,8 +2,8 @@
 // validated the whole input before the start (input.ts), and the HTTP client validates each
 // request before it is sent, so the workflow checks what it acts on itself: the pipeline's fields
 // with their defaults, every URL (http(s), public unless the recorded setting allows it) and every
-// pattern (RE2, length, count). The request options of a stage pass through as given. A run then
-// builds a few small schemas of what its input configures, not the contract's whole graph.
+// pattern (RE2, length, count). The request options of a stage pass through as given. Preloaded
+// (preload.ts): the schemas of what inputs configure are built once per worker (lazy-schema.ts).
 import { z } from 'zod';
 import { httpUrlSchema, pathPatternSchemaOf, patternListSchemaOf } from 'webdata-contract/rules';
 import { lazyStrictObject } from './lazy-schema.js';

@@ -14,8 +14,8 @@ import {
   type PrivateAddressOption,
 } from 'webdata-contract/rules';
 import type { ContractParts, PipelineConfig } from './input.js';
-import { priorityKeySchema, tenantSchema } from '../shared/tenant.js';
-import { apiKeyRefSchema } from '../shared/api-key-ref.js';
+import { priorityKeySchemaOf, tenantSchemaOf } from '../shared/tenant.js';
+import { apiKeyRefSchemaOf } from '../shared/api-key-ref.js';
 import { DEFAULT_LEASE_TTL_MS, DEFAULT_OVERCOMMIT, MAX_OVERCOMMIT } from '../shared/team-governor-rules.js';
 
 export const STAGES = ['map', 'select', 'crawl', 'batch', 'interact', 'agent', 'support'] as const;
@@ -51,11 +51,11 @@ export function pipelineFields(parts: ContractParts) {
     /** Document store run id; defaults to the workflow id. */
     runId: () => z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, RUN_ID_RULE).optional(),
     /** The customer this run is for: its fairness key, search attribute, metrics label and monthly budget. */
-    tenant: () => tenantSchema.optional(),
+    tenant: () => tenantSchemaOf().optional(),
     /** Temporal priority of the run's tasks: 1 (first) to 5 (last); default 3. */
-    priorityKey: () => priorityKeySchema.optional(),
+    priorityKey: () => priorityKeySchemaOf().optional(),
     /** The NAME of the API key the run is billed with (its team), resolved by the worker; unset: the worker's WEBDATA_API_KEY. */
-    apiKeyRef: () => apiKeyRefSchema.optional(),
+    apiKeyRef: () => apiKeyRefSchemaOf().optional(),
     map: () => parts.map().optional(),
     select: () => z.strictObject({
       include: parts.patternList().optional(),

@@ -1,6 +1,7 @@
 // The workflow's own check of a parseDocuments input, with no request schema of the contract: the
 // client validated the whole input before the start (parse-documents-input.ts) and the HTTP client
-// validates the parse options of each request, so they pass through here as given.
+// validates the parse options of each request, so they pass through here as given. Preloaded
+// (preload.ts): its schemas are built once per worker (lazy-schema.ts).
 import { z } from 'zod';
 import { lazyStrictObject } from './lazy-schema.js';
 import { checkParseWith, PARSE_ALWAYS_BUILT, parseDocumentsFields } from './parse-documents-fields.js';

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { formatIssues, MIN_BUDGET_CREDITS } from 'webdata-contract/rules';
 import { once } from './lazy-schema.js';
 import type { ParseDocumentsConfig } from './parse-documents-input.js';
-import { priorityKeySchema, tenantSchema } from '../shared/tenant.js';
-import { apiKeyRefSchema } from '../shared/api-key-ref.js';
+import { priorityKeySchemaOf, tenantSchemaOf } from '../shared/tenant.js';
+import { apiKeyRefSchemaOf } from '../shared/api-key-ref.js';
 
 /** Files a run may list: the list travels in each continue-as-new, so it stays small. */
 export const MAX_PARSE_FILES = 10_000;
@@ -52,11 +52,11 @@ export function parseDocumentsFields<O extends z.ZodType>(options: () => O) {
     /** Document store run id; defaults to the workflow id. */
     runId: () => z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, { error: 'must be 1-128 letters, digits, dot, dash or underscore' }).optional(),
     /** The customer this run is for (fairness key, search attribute, metrics label). */
-    tenant: () => tenantSchema.optional(),
+    tenant: () => tenantSchemaOf().optional(),
     /** Temporal priority of the run's tasks: 1 (first) to 5 (last); default 3. */
-    priorityKey: () => priorityKeySchema.optional(),
+    priorityKey: () => priorityKeySchemaOf().optional(),
     /** The NAME of the API key the files are parsed with (its team), resolved by the worker; unset: WEBDATA_API_KEY. */
-    apiKeyRef: () => apiKeyRefSchema.optional(),
+    apiKeyRef: () => apiKeyRefSchemaOf().optional(),
     budget: () => z.strictObject({
       /** Credits the run may spend: no file is started whose estimated cost would pass it. */
       credits: z.number().int().min(MIN_BUDGET_CREDITS),

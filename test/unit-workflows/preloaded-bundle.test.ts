@@ -1,8 +1,9 @@
-// The workflow bundle preloads zod and the contract's rules (workflows/preload.ts): frozen by the
-// SDK, shared by every run. Each run must still check its input exactly as Node does: same output,
-// same one-line messages naming field and rule. zod completes parts of itself on first use; a
-// frozen one that still needed to would fail here (as "object is not extensible"), and so would a
-// schema shared by runs (zod writes to its RegExps).
+// The workflow bundle preloads zod, the contract's rules and the workflows' input checks
+// (workflows/preload.ts): frozen by the SDK, shared by every run. Each run must still check its
+// input exactly as Node does: same output, same one-line messages naming field and rule. zod
+// completes parts of itself on first use; a frozen one that still needed to would fail here (as
+// "object is not extensible"), and so would a frozen schema (zod writes to its RegExps). The
+// checks' schemas are built by the first run that needs them and kept for the others.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadBundleContext } from '../helpers/bundle-context.js';
@@ -40,6 +41,8 @@ test('each run of the preloaded, frozen bundle validates its input as Node does'
   assert.ok(bundle.sharedModules.some((id) => id.includes('node_modules/zod/')), 'zod is preloaded');
   assert.ok(bundle.sharedModules.some((id) => id.includes('node_modules/re2js/')), 'the pattern rules are preloaded');
   assert.ok(!bundle.sharedModules.some((id) => id.includes('contract/src/schemas/') && !/(issues|factories)\.ts$/.test(id)), 'no request schema is preloaded');
+  assert.ok(bundle.sharedModules.some((id) => id.endsWith('src/workflows/input-check.ts')), 'the input check is preloaded (its schemas built once)');
+  // Several runs: the first builds the schemas, the others parse with them (zod wrote to them meanwhile).
   for (let run = 0; run < 3; run++) {
     const modules = bundle.startRun();
     const input = modules.module('src/workflows/input-check.ts') as { checkPipelineInput: typeof checkPipelineInput };
