@@ -1,6 +1,6 @@
-// What one run costs before its first command (issue 27): the worker's reusable V8 context gives
-// each run its own webpack module cache, so the workflow modules (input.ts, the contract's zod
-// schemas, zod itself) are evaluated again per run. Replays N copies of a recorded history with
+// What one run costs before its first command (issues 27 and 44): the worker's reusable V8 context
+// gives each run its own webpack module cache, so the workflow modules are evaluated again per run,
+// all but what the bundle preloads (workflows/preload.ts). Replays N copies of a recorded history with
 // the workflows of a git ref ("before", default main) and of the working tree ("now"), side by
 // side, alternating, and prints the process CPU per run (all threads) and the ratio:
 //   - first task: the history cut after its first workflow task started, so a run is the module
