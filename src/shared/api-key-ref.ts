@@ -23,8 +23,13 @@ export function apiKeyRefIssue(value: unknown): string | undefined {
   return NAME.test(value) ? undefined : NAME_RULE;
 }
 
+/** The `apiKeyRef` field of a workflow input (the workflows build their own: shared modules are frozen). */
+export function apiKeyRefSchemaOf() {
+  return z.string({ error: NAME_RULE }).superRefine((value, ctx) => {
+    const issue = apiKeyRefIssue(value);
+    if (issue !== undefined) ctx.addIssue({ code: 'custom', message: issue });
+  });
+}
+
 /** The `apiKeyRef` field of a workflow input. */
-export const apiKeyRefSchema = z.string({ error: NAME_RULE }).superRefine((value, ctx) => {
-  const issue = apiKeyRefIssue(value);
-  if (issue !== undefined) ctx.addIssue({ code: 'custom', message: issue });
-});
+export const apiKeyRefSchema = apiKeyRefSchemaOf();

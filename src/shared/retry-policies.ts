@@ -2,7 +2,7 @@
 // can use them. Non-retryable error kinds are marked on the failure itself (see failures.ts);
 // the policies name them too so a policy is safe even for failures raised outside our mapping.
 import type { RetryPolicy } from '@temporalio/common';
-import { NON_RETRYABLE_ERROR_KINDS, type ErrorKind } from 'webdata-contract';
+import { NON_RETRYABLE_ERROR_KINDS, type ErrorKind } from 'webdata-contract/rules';
 
 export const NON_RETRYABLE_KINDS: string[] = NON_RETRYABLE_ERROR_KINDS;
 

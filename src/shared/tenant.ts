@@ -9,10 +9,19 @@ import type { Priority } from '@temporalio/common';
 export const DEFAULT_TENANT = 'default';
 
 /** Fairness keys are limited to 64 bytes by the server; ASCII keeps characters and bytes equal. */
-export const tenantSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'must be 1-64 letters, digits, dot, dash or underscore' });
+export function tenantSchemaOf() {
+  return z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'must be 1-64 letters, digits, dot, dash or underscore' });
+}
 
 /** Temporal's default range of priority keys: 1 (first) to 5 (last); unset means 3. */
-export const priorityKeySchema = z.number().int().min(1).max(5);
+export function priorityKeySchemaOf() {
+  return z.number().int().min(1).max(5);
+}
+
+// The workflows build their own with the functions above: the workflow bundle shares this module
+// between runs, frozen, and zod cannot parse with a frozen schema.
+export const tenantSchema = tenantSchemaOf();
+export const priorityKeySchema = priorityKeySchemaOf();
 
 /** The fields of a workflow input that choose its priority. */
 export interface TenantFields {

@@ -1,6 +1,6 @@
 // The run's credit budget: fit each spending step's worst case into what is left.
 // Pure functions over the state, so the rules are unit-testable outside a workflow.
-import { browserCreditsPerMinute, pageCredits } from 'webdata-contract';
+import { browserCreditsPerMinute, pageCredits } from 'webdata-contract/rules';
 import type { CreditReport } from './state.js';
 import type { StageName } from './input.js';
 

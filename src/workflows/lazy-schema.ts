@@ -1,6 +1,9 @@
 // Schemas built on first use instead of at import. The worker evaluates the workflow modules
 // again for every run (each run has its own module cache, issue 27), so a schema built at module
-// top level is paid by every run whether its input uses it or not.
+// top level is paid by every run whether its input uses it or not. The workflows' own input checks
+// are preloaded (workflows/preload.ts): their schemas, built by the first run that needs them, are
+// kept here for every later run of the worker (held in closures, which the SDK's freeze of
+// preloaded modules does not reach; zod cannot parse with a frozen schema).
 import { z } from 'zod';
 
 /** `build()` on the first call, its result on every later one. */
@@ -8,6 +11,9 @@ export function once<T>(build: () => T): () => T {
   let built: T | undefined;
   return () => (built ??= build());
 }
+
+/** Shapes kept per object (sets of present keys); more are built again as needed. */
+const MAX_SHAPES = 256;
 
 type Builders = Record<string, () => z.ZodType>;
 type Built<B extends Builders> = { [K in keyof B]: ReturnType<B[K]> };
@@ -29,7 +35,8 @@ export function lazyStrictObject<B extends Builders>(fields: B, always: Readonly
   const build = (present: (k: string) => boolean): Full =>
     z.strictObject(Object.fromEntries(keys.map((k) => [k, present(k) ? field[k]() : standIn()]))) as unknown as Full;
   const full = once(() => build(() => true));
-  // One object per set of present keys: a client starting many runs builds each shape once.
+  // One object per set of present keys: a client starting many runs, or a worker running them,
+  // builds each shape once. Bounded: inputs with ever new sets of keys would grow it for good.
   const byKeys = new Map<string, Full>();
   return {
     /** The whole object, every field built (for types and for callers that want it all). */
@@ -43,6 +50,7 @@ export function lazyStrictObject<B extends Builders>(fields: B, always: Readonly
       if (!schema) {
         const set = new Set<string>(present);
         schema = present.length === keys.length ? full() : build((k) => set.has(k));
+        if (byKeys.size >= MAX_SHAPES) byKeys.clear();
         byKeys.set(signature, schema);
       }
       return schema;

@@ -1,71 +1,15 @@
 // ParseDocumentsInput: the files to parse (paths the worker can read), the parse options, the
-// store run, a credit budget. Validated by the client before starting and again at workflow
-// start, with the contract's parse options schema: a bad field fails with its path and rule
-// before anything is parsed or spent.
-import { z } from 'zod';
-import { formatIssues, MIN_BUDGET_CREDITS, parseOptionsSchema } from 'webdata-contract';
-import { lazyStrictObject, once } from './lazy-schema.js';
-import { priorityKeySchema, tenantSchema } from '../shared/tenant.js';
-import { apiKeyRefSchema } from '../shared/api-key-ref.js';
+// store run, a credit budget. Validated by the client before starting with the contract's parse
+// options schema: a bad field fails with its path and rule before anything is parsed or spent.
+// The workflow checks it again without that schema (parse-documents-check.ts).
+import type { z } from 'zod';
+import { parseOptionsSchema } from 'webdata-contract';
+import { lazyStrictObject } from './lazy-schema.js';
+import { checkParseWith, PARSE_ALWAYS_BUILT, parseDocumentsFields, type parseFileSchema } from './parse-documents-fields.js';
 
-/** Files a run may list: the list travels in each continue-as-new, so it stays small. */
-export const MAX_PARSE_FILES = 10_000;
+export { MAX_PARSE_FILES, ParseDocumentsInputError, filePath, parseFileSchema } from './parse-documents-fields.js';
 
-/** An absolute POSIX path, or a Windows drive path (`C:\...`). */
-const ABSOLUTE = /^(\/|[A-Za-z]:[\\/])/;
-
-const FILE_RULE = 'must be an absolute path (a string) or { path, filename?, contentType? }';
-
-// Built on first use (lazy-schema.ts): a pipeline run evaluates this module too and never uses them.
-const pathSchema = once(() => z.string({ error: FILE_RULE })
-  .min(1)
-  .max(4096)
-  .refine((p) => ABSOLUTE.test(p), { error: 'must be an absolute path readable by the worker' })
-  .refine((p) => !p.includes('\0'), { error: 'must not contain a NUL character' }));
-
-export const parseFileSchema = once(() => z.union([
-  pathSchema(),
-  z.strictObject({
-    path: pathSchema(),
-    /** Name sent with the file (default: the path's base name); it becomes the document's URL. */
-    filename: z.string().min(1).max(255).optional(),
-    /** MIME type sent with the file (default: from the extension). */
-    contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+/, { error: 'must be a MIME type such as application/pdf' }).optional(),
-  }),
-], { error: FILE_RULE }));
-
-const parseDocumentsInput = lazyStrictObject({
-  /** Files on the worker's filesystem (each at most 50 MB): PDF, DOCX, HTML, text. */
-  files: () => z.array(parseFileSchema()).min(1).max(MAX_PARSE_FILES).superRefine((files, ctx) => {
-    const seen = new Map<string, number>();
-    files.forEach((file, i) => {
-      const path = typeof file === 'string' ? file : file.path;
-      const first = seen.get(path);
-      if (first !== undefined) ctx.addIssue({ code: 'custom', path: [i], message: `duplicate path (also files.${first})` });
-      else seen.set(path, i);
-    });
-  }),
-  /** Sent with every file (`formats`, `parsers`). */
-  options: () => parseOptionsSchema.optional(),
-  /** Document store run id; defaults to the workflow id. */
-  runId: () => z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, { error: 'must be 1-128 letters, digits, dot, dash or underscore' }).optional(),
-  /** The customer this run is for (fairness key, search attribute, metrics label). */
-  tenant: () => tenantSchema.optional(),
-  /** Temporal priority of the run's tasks: 1 (first) to 5 (last); default 3. */
-  priorityKey: () => priorityKeySchema.optional(),
-  /** The NAME of the API key the files are parsed with (its team), resolved by the worker; unset: WEBDATA_API_KEY. */
-  apiKeyRef: () => apiKeyRefSchema.optional(),
-  budget: () => z.strictObject({
-    /** Credits the run may spend: no file is started whose estimated cost would pass it. */
-    credits: z.number().int().min(MIN_BUDGET_CREDITS),
-  }).optional(),
-  /** Files parsed at the same time. */
-  concurrency: () => z.number().int().min(1).max(16).default(2),
-  /** Attempts per file on transient failures (429, 5xx, network); a refused file fails at once. */
-  maxAttempts: () => z.number().int().min(1).max(20).default(4),
-  /** Files per workflow run before it continues as new (bounded history); default 200. */
-  filesPerRun: () => z.number().int().min(1).max(1_000).default(200),
-}, ['files', 'concurrency', 'maxAttempts', 'filesPerRun']);
+const parseDocumentsInput = lazyStrictObject(parseDocumentsFields(() => parseOptionsSchema), PARSE_ALWAYS_BUILT);
 
 /** The whole input schema (every field built). */
 export const parseDocumentsInputSchema = parseDocumentsInput.full;
@@ -76,22 +20,7 @@ export type ParseDocumentsInput = z.input<ReturnType<typeof parseDocumentsInputS
 export type ParseDocumentsConfig = z.output<ReturnType<typeof parseDocumentsInputSchema>>;
 export type ParseFile = z.output<ReturnType<typeof parseFileSchema>>;
 
-export class ParseDocumentsInputError extends Error {
-  readonly issues: Array<{ path: string; message: string }>;
-  constructor(issues: Array<{ path: string; message: string }>) {
-    super(`invalid parseDocuments input: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
-    this.name = 'ParseDocumentsInputError';
-    this.issues = issues;
-  }
-}
-
+/** Validates the input in full (the client's check before a start). */
 export function parseParseDocumentsInput(input: unknown): ParseDocumentsConfig {
-  // jitless: a compiled parser (new Function per object) costs each run more than one parse saves.
-  const parsed = parseDocumentsInput.schemaFor(input).safeParse(input, { jitless: true });
-  if (!parsed.success) throw new ParseDocumentsInputError(formatIssues(parsed.error));
-  return parsed.data;
-}
-
-export function filePath(file: ParseFile): string {
-  return typeof file === 'string' ? file : file.path;
+  return checkParseWith(parseDocumentsInput.schemaFor(input), input);
 }

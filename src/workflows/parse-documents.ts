@@ -18,7 +18,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { pageCredits } from 'webdata-contract';
+import { pageCredits } from 'webdata-contract/rules';
 import type { createActivities } from '../activities/index.js';
 import { parseRetryPolicy } from '../shared/retry-policies.js';
 import { CREDITS, OUTCOME, PAGES } from '../search-attributes.js';
@@ -26,13 +26,9 @@ import { reads } from './activities.js';
 import { apiKeyRefFailure, requireApiKeyRefCarrier } from './api-key-ref.js';
 import { parseProgressQuery } from './definitions.js';
 import { withRunPriority } from './run-priority.js';
-import {
-  filePath,
-  parseParseDocumentsInput,
-  ParseDocumentsInputError,
-  type ParseDocumentsConfig,
-  type ParseDocumentsInput,
-} from './parse-documents-input.js';
+import type { ParseDocumentsConfig, ParseDocumentsInput } from './parse-documents-input.js';
+import { checkParseDocumentsInput } from './parse-documents-check.js';
+import { filePath, ParseDocumentsInputError } from './parse-documents-fields.js';
 import { failureText, NOT_AVAILABLE, notAvailableMessage } from './report-notes.js';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -101,7 +97,7 @@ export { parseProgressQuery };
 
 function validated(input: ParseDocumentsInput): ParseDocumentsConfig {
   try {
-    return parseParseDocumentsInput(input);
+    return checkParseDocumentsInput(input);
   } catch (err) {
     if (err instanceof ParseDocumentsInputError) {
       throw ApplicationFailure.create({ message: err.message, type: 'validation', nonRetryable: true, details: [err.issues] });

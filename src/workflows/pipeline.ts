@@ -14,7 +14,9 @@ import {
 } from '@temporalio/workflow';
 import { lists, reads, support } from './activities.js';
 import { jobEventSignal, progressQuery, raiseBudgetUpdate, tenantBudgetChangedSignal } from './definitions.js';
-import { parsePipelineInput, PipelineInputError, stageEnabled, type PipelineInput, type StageName } from './input.js';
+import type { PipelineInput } from './input.js';
+import { checkPipelineInput } from './input-check.js';
+import { PipelineInputError, stageEnabled, type StageName } from './input-fields.js';
 import { apiKeyRefFailure, requireApiKeyRefCarrier } from './api-key-ref.js';
 import { failureText, NOT_AVAILABLE, notAvailableMessage, noteNotAvailable } from './report-notes.js';
 import { deadlineOf } from './progress-rule.js';
@@ -53,7 +55,7 @@ function initialState(input: PipelineInput): PipelineState {
   try {
     // The starting client recorded its deployment's setting in the input (see input.ts): a list
     // of hosts, or `true` (the blanket allowance).
-    config = parsePipelineInput(input, { allowPrivateAddresses: input.allowPrivateAddresses ?? false });
+    config = checkPipelineInput(input, { allowPrivateAddresses: input.allowPrivateAddresses ?? false });
   } catch (err) {
     if (err instanceof PipelineInputError) {
       throw ApplicationFailure.create({ message: err.message, type: 'validation', nonRetryable: true, details: [err.issues] });

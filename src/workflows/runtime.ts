@@ -5,7 +5,7 @@ import { HOST_IN_VISIBILITY_MEMO } from '../shared/visibility.js';
 import type { PipelineProgress } from './definitions.js';
 import { hostOf } from './host.js';
 import { noProgressText, stalledText } from './progress-rule.js';
-import { STAGES, type StageName } from './input.js';
+import { STAGES, type StageName } from './input-fields.js';
 import type { PipelineState, StageReport } from './state.js';
 
 /** Job-level deliveries are a few per job: this many ids cover a run's recent jobs many times over. */

@@ -1,7 +1,8 @@
 // Self-repair: on a failed stage, ask the support endpoint and apply its fixParameters once
 // when the confidence is high enough and the fix only touches fields the stage allows.
 import type { SupportAnswer } from '../activities/types.js';
-import { DEFAULT_FIXABLE_FIELDS, type PipelineConfig } from './input.js';
+import { DEFAULT_FIXABLE_FIELDS } from './input-fields.js';
+import type { PipelineConfig } from './input.js';
 
 export type FixableStage = keyof typeof DEFAULT_FIXABLE_FIELDS;
 

@@ -30,7 +30,7 @@ function deepFreeze(object: unknown, visited = new WeakSet<object>()): void {
 }
 
 export interface BundleRun {
-  /** The exports of the run's module whose id ends with `suffix` (e.g. `src/workflows/input.ts`). */
+  /** The exports of the module a run sees whose id ends with `suffix` (e.g. `src/workflows/input-check.ts`). */
   module(suffix: string): ModuleExports;
 }
 
@@ -67,7 +67,8 @@ export function loadBundleContext(code: string): BundleContext {
       entry.importWorkflows();
       return {
         module(suffix) {
-          const found = [...modules.entries()].find(([id]) => String(id).endsWith(suffix));
+          // The run's own module, or the preloaded one every run shares.
+          const found = [...modules.entries(), ...shared.entries()].find(([id]) => String(id).endsWith(suffix));
           if (!found) throw new Error(`the run has no module ${suffix}`);
           return found[1].exports;
         },

@@ -17,6 +17,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/webdata-test-bundles');
 /** The workflows' TypeScript entry, also when this file runs compiled (.test-build/, where src/ has both). */
 const WORKFLOWS_SOURCE = join(ROOT, 'src/workflows/index.ts');
+/** The preload beside it: the workflows share the modules it loads only when they are the same files. */
+const PRELOAD_SOURCE = join(ROOT, 'src/workflows/preload.ts');
 
 /** Sources a bundle is made of: the workflows, what they import from src/, the contract; this file (its bundler options). */
 const INPUTS = ['src', 'packages/contract/src', 'package-lock.json', 'test/helpers/workflow-bundle.ts'].map((p) => join(ROOT, p));
@@ -54,7 +56,7 @@ async function build(interceptorModules: string[], failureConverterPath?: string
     workflowsPath: WORKFLOWS_SOURCE,
     workflowInterceptorModules: interceptorModules,
     failureConverterPath,
-    ...workflowBundlerOptions((config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['webdata-source', '...'] } })),
+    ...workflowBundlerOptions((config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['webdata-source', '...'] } }), PRELOAD_SOURCE),
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message, meta) => console.error(message, meta ?? ''), log() {} },
   });
   mkdirSync(CACHE, { recursive: true });

@@ -38,6 +38,8 @@ export const MAX_SEARCH_LIMIT = 100;
 export const DEFAULT_SEARCH_TIMEOUT_MS = 60_000;
 
 // Interact and browser execute (4.1, section 8).
+/** The fields of an interact request (schemas/interact.ts: its shape has exactly these). */
+export const INTERACT_REQUEST_FIELDS = ['code', 'prompt', 'language', 'timeout'] as const;
 export const MAX_INTERACT_CODE = 100_000;
 export const MAX_INTERACT_PROMPT = 10_000;
 export const MIN_INTERACT_TIMEOUT_SEC = 1;

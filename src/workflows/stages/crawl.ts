@@ -1,5 +1,5 @@
 // crawl: a filtered crawl (include/exclude/limit from the selection), clamped to the budget.
-import { compilePattern, DEFAULT_CRAWL_LIMIT } from 'webdata-contract';
+import { compilePattern, DEFAULT_CRAWL_LIMIT } from 'webdata-contract/rules';
 import { starts } from '../activities.js';
 import { creditsPerPage } from '../credit-guard.js';
 import { checkLimitCut } from '../limit-cut.js';

@@ -2,7 +2,7 @@
 // fresh scrape (its id names the session), and the session is always stopped, also when the
 // run is cancelled, in a non-cancellable scope.
 import { CancellationScope } from '@temporalio/workflow';
-import { DEFAULT_INTERACT_TIMEOUT_SEC } from 'webdata-contract';
+import { DEFAULT_INTERACT_TIMEOUT_SEC } from 'webdata-contract/rules';
 import type { InteractPageResult } from '../../activities/types.js';
 import { browser, cleanup, lists } from '../activities.js';
 import { awaitCredits } from '../budget.js';

@@ -1,5 +1,5 @@
 // map: list the site's URLs into the store; the workflow keeps the count and a reference.
-import { DEFAULT_MAP_LIMIT, mapCredits } from 'webdata-contract';
+import { DEFAULT_MAP_LIMIT, mapCredits } from 'webdata-contract/rules';
 import { lists } from '../activities.js';
 import { awaitCredits } from '../budget.js';
 import { spend } from '../credit-guard.js';

@@ -1,5 +1,6 @@
 // The one new job a crawl or batch stage starts for what its lost job did not store.
-import { DEFAULT_CRAWL_LIMIT, MAX_PATTERN_LENGTH, MAX_PATTERNS, sameUrl, type CrawlRequest } from 'webdata-contract';
+import { DEFAULT_CRAWL_LIMIT, MAX_PATTERN_LENGTH, MAX_PATTERNS, sameUrl } from 'webdata-contract/rules';
+import type { CrawlRequest } from 'webdata-contract';
 import type { LostJobInventory } from '../../activities/lost-job.js';
 import { lists, starts } from '../activities.js';
 import { hostOf, type PipelineRuntime } from '../runtime.js';

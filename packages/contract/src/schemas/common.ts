@@ -6,6 +6,7 @@
 // so parsing never invents values; the service applies the reference's defaults itself.
 import { z } from 'zod';
 import { MAX_HEADER_NAME, MAX_HEADER_VALUE, MAX_HEADERS } from '../defaults.js';
+import { httpUrlSchema } from './factories.js';
 
 /** Keys that official SDKs send on every request; accepted by every body. */
 export const sdkKeys = {
@@ -18,7 +19,7 @@ export function body<T extends z.core.$ZodLooseShape>(shape: T) {
   return z.strictObject({ ...shape, ...sdkKeys });
 }
 
-export const httpUrl = z.url({ protocol: /^https?$/ });
+export const httpUrl = httpUrlSchema();
 
 export const uuid = z.uuid();
 

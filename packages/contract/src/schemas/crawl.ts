@@ -3,20 +3,14 @@ import { z } from 'zod';
 import { body, httpUrl, int, nonEmpty, queryInt, sitemapMode } from './common.js';
 import { scrapeOptionsSchema } from './scrape.js';
 import { webhookSpecSchema } from './webhook.js';
-import { MAX_CRAWL_PROMPT, MAX_PATTERNS, MAX_STATUS_PAGE_LIMIT } from '../defaults.js';
-import { patternRule } from '../untrusted/pattern.js';
+import { MAX_CRAWL_PROMPT, MAX_STATUS_PAGE_LIMIT } from '../defaults.js';
+import { pathPatternSchemaOf, patternListSchemaOf } from './factories.js';
 
-/**
- * A URL pattern from a user: at most MAX_PATTERN_LENGTH characters, RE2 syntax (the worker runs
- * it in linear time) that `new RegExp` also compiles (the service runs it so).
- */
-export const pathPatternSchema = z.string().superRefine((pattern, ctx) => {
-  const rule = patternRule(pattern);
-  if (rule) ctx.addIssue({ code: 'custom', message: rule });
-});
+/** A URL pattern from a user (factories.ts has the rule). */
+export const pathPatternSchema = pathPatternSchemaOf();
 
 /** A list of patterns (includePaths, excludePaths, select include/exclude). */
-export const patternListSchema = z.array(pathPatternSchema).max(MAX_PATTERNS);
+export const patternListSchema = patternListSchemaOf(pathPatternSchema);
 
 export const crawlRequestSchema = body({
   url: httpUrl,

@@ -2,6 +2,7 @@
 // local service (validation of incoming bodies, 400 with `details` from formatIssues).
 export * from './common.js';
 export * from './issues.js';
+export * from './factories.js';
 export * from './webhook.js';
 export * from './scrape.js';
 export * from './crawl.js';

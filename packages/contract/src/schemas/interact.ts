@@ -1,6 +1,7 @@
 // POST /v2/scrape/{jobId}/interact (4.1).
 import { z } from 'zod';
 import { body, int } from './common.js';
+import type { INTERACT_REQUEST_FIELDS } from '../defaults.js';
 import { MAX_INTERACT_CODE, MAX_INTERACT_PROMPT, MAX_INTERACT_TIMEOUT_SEC, MIN_INTERACT_TIMEOUT_SEC } from '../defaults.js';
 
 /**
@@ -14,7 +15,7 @@ export const interactRequestShape = {
   // Only used with code; with a prompt the service ignores it (4.1), so it is not an error.
   language: z.enum(['python', 'node', 'bash']).optional(),
   timeout: int.min(MIN_INTERACT_TIMEOUT_SEC).max(MAX_INTERACT_TIMEOUT_SEC).optional(),
-};
+} satisfies Record<(typeof INTERACT_REQUEST_FIELDS)[number], z.ZodType>;
 
 /** The request's one cross-field rule: exactly one of `code` and `prompt`. */
 export function checkCodeOrPrompt(value: { code?: string; prompt?: string }, ctx: z.RefinementCtx): void {
