@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 
@@ -12,7 +12,10 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 export const RELEASE_0X = '2ff2e26fdee82156518c7249bafd3242cd62080f';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CACHE = join(ROOT, 'node_modules/.cache/webdata-release-bundles');
+// The repository: ROOT itself under tsx, and where the compiled tests' node_modules link points
+// (they run from .test-build/<id>/, which git does not track: git archive refuses to run there).
+const REPO = dirname(realpathSync(join(ROOT, 'node_modules')));
+const CACHE = join(REPO, 'node_modules/.cache/webdata-release-bundles');
 
 /**
  * The path of the bundle a package worker of `commit` ran: its workflows with its metrics and
@@ -24,13 +27,13 @@ export async function releaseWorkflowBundle(commit: string): Promise<string> {
   if (existsSync(cached)) return cached;
   const dir = mkdtempSync(join(tmpdir(), `webdata-release-${commit.slice(0, 12)}-`));
   try {
-    const packages = readdirSync(join(ROOT, 'packages')).map((p) => `packages/${p}/src`);
+    const packages = readdirSync(join(REPO, 'packages')).map((p) => `packages/${p}/src`);
     // Only the folders that exist at that commit (a package added later is not in its tree).
-    const paths = ['src', 'package.json', ...packages].filter((p) => execFileSync('git', ['ls-tree', '--name-only', commit, p], { cwd: ROOT, encoding: 'utf8' }).trim() !== '');
-    const tar = execFileSync('git', ['archive', commit, ...paths], { cwd: ROOT, maxBuffer: 1 << 28 });
+    const paths = ['src', 'package.json', ...packages].filter((p) => execFileSync('git', ['ls-tree', '--name-only', commit, p], { cwd: REPO, encoding: 'utf8' }).trim() !== '');
+    const tar = execFileSync('git', ['archive', commit, ...paths], { cwd: REPO, maxBuffer: 1 << 28 });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
     // Outside node_modules (the SDK's loader skips files under it), next to a link to this tree's.
-    symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
+    symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
     const interceptors = ['src/worker/workflow-metrics.ts', 'src/workflows/api-key-ref-interceptor.ts'].map((p) => join(dir, p)).filter((p) => existsSync(p));
     const { code } = await bundleWorkflowCode({
       workflowsPath: join(dir, 'src/workflows/index.ts'),
