@@ -67,3 +67,8 @@ export function removeNonMain(root: ParentNode): void {
     return false;
   });
 }
+
+/** The removal list as CSS selectors, for mdream's filter (native-pass.ts). */
+export const NON_MAIN_SELECTORS: readonly string[] = [
+  ...EXCLUDED_TAGS, ...[...EXCLUDED_CLASSES].map((c) => `.${c}`), ...[...EXCLUDED_IDS].map((id) => `#${id}`),
+];
