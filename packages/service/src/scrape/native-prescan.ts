@@ -12,20 +12,33 @@ import { isForceIncluded, isNonMain } from './main-content.js';
 /**
  * Elements whose content the cleaning changes in ways mdream does not repeat: renamed or dropped
  * for the markdown (clean.ts READ_AS, NOT_READ), frames read as links, captions moved, MathML,
- * a <base> (URLs resolved against it), elements mdream writes as HTML or reads otherwise.
+ * a <base> (URLs resolved against it); and obsolete elements mdream spaces otherwise in a body
+ * than at the top (<center>), or that parsers read as raw text.
  */
 const DECLINED: ReadonlySet<string> = new Set([
   'dl', 'dt', 'dd', 'details', 'summary', 'sub', 'sup', 'mark', 'fieldset', 'legend', 'textarea', 'svg', 'math',
-  'iframe', 'frame', 'frameset', 'caption', 'base', 'template', 'embed', 'object', 'xmp', 'plaintext', 'html', 'head', 'body',
+  'iframe', 'frame', 'frameset', 'caption', 'base', 'template', 'embed', 'object', 'applet', 'html', 'head', 'body',
+  'xmp', 'plaintext', 'listing', 'noembed', 'noframes', 'center', 'marquee', 'blink', 'nobr', 'dir', 'image', 'isindex', 'keygen', 'menuitem',
 ]);
-/** htmlparser2's raw-text elements: their text runs to a matching end tag followed by '>' or a space. */
-const RAW_END: Readonly<Record<string, RegExp>> = Object.fromEntries(
+/** What a head may hold here: anything else (text, a <div>) a browser, and maybe mdream, moves into the body. */
+const HEAD_ELEMENTS: ReadonlySet<string> = new Set(['title', 'meta', 'link', 'script', 'style', 'noscript']);
+/** Cells and rows outside a table: mdream reads them as a table row, the tree path's markdown as text. */
+const TABLE_PARTS: ReadonlySet<string> = new Set(['tr', 'td', 'th', 'thead', 'tbody', 'tfoot']);
+/**
+ * htmlparser2's raw-text elements: their text runs to a matching end tag followed by '>' or a
+ * space. A Map, as the other lookups by name: an object's properties would intern each name.
+ */
+const RAW_END: ReadonlyMap<string, RegExp> = new Map(
   ['script', 'style', 'title', 'textarea', 'xmp'].map((name) => [name, new RegExp(`</${name}[\\s>]`, 'gi')]),
 );
 /** A start tag of the plain subset: attributes separated by spaces, values quoted or simple. */
 const START_TAG = /<([a-zA-Z][^\s/>]*)((?:\s+[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/?>/y;
 const ATTRIBUTE = /\s+([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
-const END_TAG = /<\/([a-zA-Z][^\s/>]*)\s*>/y;
+/** Elements the scan reads (dom.ts PageScan) or checks whatever their attributes. */
+const SCANNED: ReadonlySet<string> = new Set(['a', 'area', 'img', 'link', 'meta', 'html', 'body']);
+/** Attributes plainElement reads, and entities (decode declines those it does not know). */
+const ATTRIBUTES_READ = /&|id|class|style|hidden/i;
+const NONE: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const SPACE = /^\s*$/;
 
 /** Entities decoded the same in text and attributes, by any reader; any other '&' declines. */
@@ -47,10 +60,12 @@ function decode(text: string): string | null {
 
 /** The attributes of a start tag as htmlparser2 gives them (names lowercased, the first of a name kept), or null. */
 function attributesOf(source: string): Record<string, string> | null {
-  const attribs: Record<string, string> = {};
-  for (const m of source.matchAll(ATTRIBUTE)) {
+  // Without a prototype, a lookup of any name is an own property or undefined.
+  const attribs = Object.create(null) as Record<string, string>;
+  ATTRIBUTE.lastIndex = 0;
+  for (let m = ATTRIBUTE.exec(source); m; m = ATTRIBUTE.exec(source)) {
     const name = m[1].toLowerCase();
-    if (Object.prototype.hasOwnProperty.call(attribs, name)) continue;
+    if (attribs[name] !== undefined) continue;
     const value = decode(m[2] ?? m[3] ?? m[4] ?? '');
     if (value === null) return null;
     attribs[name] = value;
@@ -69,10 +84,57 @@ export interface PrescanOptions {
 
 /** Whether mdream writes the URL as the tree path does: absolute already, or root-relative and plain. */
 function sameUrl(value: string, options: PrescanOptions): boolean {
-  if (/^(data|javascript|mailto|tel):/i.test(value)) return true;
-  const resolved = options.resolve(value);
-  const written = value.startsWith('/') && !value.startsWith('//') ? options.origin + value : value;
-  return resolved === written && value === value.trim();
+  if (value !== value.trim()) return false;
+  if (value.charCodeAt(0) === 0x2f /* / */ && value.charCodeAt(1) !== 0x2f) {
+    const resolved = options.resolve(value);
+    return resolved !== null && resolved.length === options.origin.length + value.length
+      && resolved.startsWith(options.origin) && resolved.endsWith(value);
+  }
+  return /^(data|javascript|mailto|tel):/i.test(value) || options.resolve(value) === value;
+}
+
+/**
+ * Whether mdream reads the element as the cleaning leaves it: not force-included (its non-main
+ * ancestors stay), not hidden or styled in a way mdream's filter drops (the tree path keeps
+ * them), not removed by the list (the <html> or <body> itself, or inside a table, which the
+ * cleaning drops when it loses its rows), links and images written with the same URL.
+ */
+function plainElement(tag: Tag, inTable: boolean, options: PrescanOptions): boolean {
+  const { name, attribs } = tag;
+  if (attribs.hidden !== undefined || (attribs.style !== undefined && /position|display|visibility/i.test(attribs.style))) return false;
+  if (options.onlyMainContent && (isForceIncluded(tag) || ((inTable || name === 'html' || name === 'body') && isNonMain(tag)))) return false;
+  if (name === 'a' && attribs.href !== undefined) return sameUrl(attribs.href, options);
+  if (name === 'img' && attribs.src !== undefined) {
+    return !(options.removeBase64Images && /^\s*data:/i.test(attribs.src)) && sameUrl(attribs.src, options);
+  }
+  return true;
+}
+
+/** Whether a comment sits between two runs of text: mdream writes a space there, the tree path nothing. */
+function commentInText(html: string, start: number, end: number): boolean {
+  const before = html.charCodeAt(start - 1);
+  const after = html.charCodeAt(end);
+  const isText = (c: number) => !Number.isNaN(c) && c !== 0x3c /* < */ && c !== 0x3e /* > */ && !/\s/.test(String.fromCharCode(c));
+  return isText(before) && (isText(after) || html.startsWith('<!--', end));
+}
+
+const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+
+/**
+ * The name of the end tag at `lt` (`</name>`, spaces allowed before the '>') as far as the scan
+ * cares: the lowercased name where it is one the scan follows, '' for others, null when the tag
+ * is not of that plain form. Read by hand: this runs for every end tag of the page.
+ */
+function endTagName(html: string, lt: number): string | null {
+  let end = lt + 2;
+  const first = html.charCodeAt(end) | 0x20;
+  if (first < 0x61 || first > 0x7a) return null;
+  for (let c = html.charCodeAt(end); end < html.length && !isSpace(c) && c !== 0x2f && c !== 0x3e; c = html.charCodeAt(++end));
+  const nameEnd = end;
+  while (isSpace(html.charCodeAt(end))) end++;
+  if (html.charCodeAt(end) !== 0x3e /* > */) return null;
+  const length = nameEnd - lt - 2;
+  return length === 4 || length === 5 ? html.slice(lt + 2, nameEnd).toLowerCase() : '';
 }
 
 /** Where the scan is in the page's shape: doctype, <html>, <head>…</head>, <body>…, </body>, </html>. */
@@ -87,16 +149,17 @@ export function prescan(html: string, options: PrescanOptions): PageScan | null 
   let at = 0;
   for (;;) {
     const lt = html.indexOf('<', at);
-    const text = html.slice(at, lt < 0 ? html.length : lt);
-    // Text outside the head and body would be content to mdream and nothing to the tree path.
-    if (phase !== 'head' && phase !== 'body' && !SPACE.test(text)) return null;
+    // Text outside the body would be content to mdream and nothing to the tree path.
+    if (phase !== 'body' && !SPACE.test(html.slice(at, lt < 0 ? html.length : lt))) return null;
     if (lt < 0) break;
     const next = html.charCodeAt(lt + 1);
     if (html.startsWith('<!--', lt)) {
       // htmlparser2 does not end a comment at `<!-->` or `<!--->`, as browsers do.
       if (html.startsWith('>', lt + 4) || html.startsWith('->', lt + 4)) return null;
       const end = html.indexOf('-->', lt + 4);
-      if (end < 0) return null;
+      // mdream (and browsers) also end one at `--!>`.
+      if (end < 0 || html.slice(lt + 4, end).includes('--!>')) return null;
+      if (phase === 'body' && commentInText(html, lt, end + 3)) return null;
       at = end + 3;
       continue;
     }
@@ -107,11 +170,9 @@ export function prescan(html: string, options: PrescanOptions): PageScan | null 
       continue;
     }
     if (next === 0x2f /* / */) {
-      END_TAG.lastIndex = lt;
-      const m = END_TAG.exec(html);
-      if (!m) return null;
-      at = END_TAG.lastIndex;
-      const name = m[1].toLowerCase();
+      const name = endTagName(html, lt);
+      if (name === null) return null;
+      at = html.indexOf('>', lt) + 1;
       if (phase === 'body') {
         if (name === 'body') phase = 'after';
         else if (name === 'table') {
@@ -134,7 +195,8 @@ export function prescan(html: string, options: PrescanOptions): PageScan | null 
     if (!m) return null;
     at = START_TAG.lastIndex;
     const name = m[1].toLowerCase();
-    const attribs = m[2] ? attributesOf(m[2]) : {};
+    // Attributes are read where the scan or the checks use them, or entities need checking.
+    const attribs = m[2] && (SCANNED.has(name) || ATTRIBUTES_READ.test(m[2])) ? attributesOf(m[2]) : NONE;
     if (!attribs) return null;
     const tag: Tag = { name, attribs };
     if (phase !== 'body' && phase !== 'head') {
@@ -143,6 +205,7 @@ export function prescan(html: string, options: PrescanOptions): PageScan | null 
       else if (name === 'head' && phase === 'before') phase = 'head';
       else if (name === 'body' && phase !== 'after') phase = 'body';
       else return null;
+      if (!plainElement(tag, false, options)) return null;
       continue;
     }
     switch (name) {
@@ -152,23 +215,14 @@ export function prescan(html: string, options: PrescanOptions): PageScan | null 
       case 'meta': scan.metas.push(tag); break;
     }
     if (phase === 'head') {
-      if (name === 'body' || name === 'base' || name === 'html' || name === 'head') return null;
+      if (!HEAD_ELEMENTS.has(name)) return null;
     } else {
-      if (DECLINED.has(name)) return null;
-      if (options.onlyMainContent && isForceIncluded(tag)) return null;
-      // The cleaning drops a table left without rows by the removal list; mdream's filter leaves it.
-      if (options.onlyMainContent && tables.length > 0 && isNonMain(tag)) return null;
-      // mdream's filter drops positioned elements; the tree path keeps them.
-      if (attribs.style !== undefined && /position/i.test(attribs.style)) return null;
-      if (name === 'a' && attribs.href !== undefined && !sameUrl(attribs.href, options)) return null;
-      if (name === 'img' && attribs.src !== undefined) {
-        if (options.removeBase64Images && /^\s*data:/i.test(attribs.src)) return null;
-        if (!sameUrl(attribs.src, options)) return null;
-      }
+      if (DECLINED.has(name) || !plainElement(tag, tables.length > 0, options)) return null;
+      if (tables.length === 0 && TABLE_PARTS.has(name)) return null;
       if (name === 'table') tables.push(false);
       else if (name === 'tr') tables.fill(true);
     }
-    const rawEnd = RAW_END[name];
+    const rawEnd = RAW_END.get(name);
     if (rawEnd) {
       rawEnd.lastIndex = at;
       const end = rawEnd.exec(html);
