@@ -37,6 +37,40 @@ function compare(name: string, html: string, url = PAGE): string[] {
   return answered;
 }
 
+const p = (n: number) => `<p>Paragraph ${n} with enough words, and commas, to be read as content by anyone.</p>`;
+const page = (body: string, head = '<title>T</title>') => `<!doctype html><html lang="en"><head>${head}</head><body>${p(0)}${body}</body></html>`;
+
+/** name → [html, whether the native pass must answer its markdown]. */
+const CASES: Record<string, [string, boolean]> = {
+  'entities in URLs, text and attributes': [page('<p><a href="/a?x=1&amp;y=2">q</a> <img src="/i.png?a=1&amp;b=2" alt="a &amp; b"> &copy &hellip; &#8212; &lt;div&gt; &frac12 a&b</p>'), true],
+  'implied end tags, stray closers, self-closing divs': [page('<ul><li>a<li>b<ul><li>c</ul></ul><p>x<div>y</div><div/><p>a<b>b<i>c</b>d</i></div></span><p>x<button>b<p>y</button>z'), true],
+  'upper case, classes split on tabs, duplicate and unquoted attributes': [page('<DIV CLASS="sidebar">S</DIV><div class="x\tad">tab</div><P>Text <a href=/u class=x>u</a> <a href="/one" href="/two">d</a></P>'), true],
+  'scripts holding tags, quoted ">", comments beside tags': [page('<script>var s = "</scripty><p>no</p>"; var t = "</script >";</script><p title="a > b">x<!-- c --></p><!-- <p>c</p> --><div>d</div>'), true],
+  'tables, nested tables, lists, code, pre': [page('<table><thead><tr><th>a</th></tr></thead><tr><td><table><tr><td>in</td></tr></table></td></tr></table><ol start=3><li>a<ol><li>b</li></ol></li></ol><pre>\n  two\n\n\nthree</pre><pre><code class="language-js">y &lt; 1</code></pre>'), true],
+  'media, forms, custom elements, metadata in the body': [page('<video src="/v.mp4" poster="/p.jpg">f</video><picture><source srcset="/s.webp"><img src="/p.png" srcset="/p2.png 2x" alt="p"></picture><form action="/s"><select><option>1</option></select><input value=v><button>Go</button></form><my-card><h3>Card</h3></my-card><meta name="x" content="y"><style>p{}</style><noscript><img src="/px.gif"></noscript>'), true],
+  'no head, comment after the body': [`<html><body>${p(1)}</body>\n<!-- x -->\n</html>\n`, true],
+  'no <html>, unclosed body': [`<body>${p(1)}<div>open`, true],
+  // Declined: the one pass or the tree answers.
+  'a data: image with removeBase64Images': [page('<img src="data:image/png;base64,AAAA" alt="d">'), false],
+  'a comment between two runs of text': [page('<p>x<!-- y -->z</p>'), false],
+  'a comment ended by --!>': [page('<p>x <!-- a--!> z</p>'), false],
+  'an entity the prescan does not know in an attribute': [page('<img src="/i.png" alt="&copy; c">'), false],
+  'hidden and display:none elements': [page('<p hidden>h</p><div style="display:none">d</div>'), false],
+  'a positioned body': [`<html><head></head><body style="position:relative">${p(1)}</body></html>`, false],
+  'a body in the removal list': [`<html><head></head><body class="sidebar">${p(1)}</body></html>`, false],
+  'text in the head': [`<html><head><title>T</title>stray<div>x</div></head><body>${p(1)}</body></html>`, false],
+  'content after </body>': [`<html><head></head><body>${p(1)}</body><p>c</p></html>`, false],
+  'a table without rows': [page('<table><thead></thead></table>'), false],
+  'a table losing its rows to the removal list': [page('<table><tr class="menu"><td>m</td></tr></table>'), false],
+  'a force-included element': [page('<nav><div id="main">m</div></nav>'), false],
+  'renamed, dropped and obsolete elements': [page('<dl><dt>t</dt><dd>d</dd></dl><center>c</center> <b>f</b>'), false],
+  'relative, fragment, empty and unnormalized URLs': [page('<a href="rel">r</a> <a href="#f">f</a> <a href="">e</a> <a href="HTTPS://Example.com">u</a>'), false],
+  'a cell outside a table': [page('<li>orphan</li><td>cell</td>'), false],
+  'attributes glued together': [page('<a href="/x"title="t">g</a>'), false],
+  'text before <html>': [`hello<html><body>${p(1)}</body></html>`, false],
+  'an iframe, a caption, a base': [page('<iframe src="/f"></iframe><table><caption>c</caption><tr><td>1</td></tr></table>', '<base href="/b/">'), false],
+};
+
 describe('native pass', { skip }, () => {
   let site: DemoSite;
   before(async () => {
@@ -44,20 +78,28 @@ describe('native pass', { skip }, () => {
   });
   after(() => site.close());
 
+  it('equals the tree path on every edge case, and declines what mdream reads otherwise', () => {
+    for (const [name, [html, answers]] of Object.entries(CASES)) {
+      const answered = compare(name, html);
+      assert.equal(answered.includes('markdown'), answers, `${name}: answered ${answered.join(', ')}`);
+    }
+  });
+
   it('equals the tree path on every markdown fixture, and answers the rich page', () => {
     const files = readdirSync(DIR).filter((f) => f.endsWith('.html')).sort();
     const answered = files.filter((file) => compare(file, readFileSync(new URL(file, DIR), 'utf8')).includes('markdown'));
     assert.ok(answered.includes('rich-15kb.html'), `answered: ${answered.join(', ')}`);
   });
 
-  it('equals the tree path on every page of the main-content corpus', () => {
+  it('equals the tree path on every page of the main-content corpus', (t) => {
     let answered = 0;
     const pages = corpusPages();
-    for (const page of pages) if (compare(page.path, page.html, `http://127.0.0.10:8080${page.path}`).length > 0) answered++;
-    assert.ok(answered > 0, `answered ${answered} of ${pages.length}`);
+    for (const page of pages) if (compare(page.path, page.html, `http://127.0.0.10:8080${page.path}`).includes('markdown')) answered++;
+    t.diagnostic(`answered natively: ${answered} of ${pages.length}`);
+    assert.ok(answered >= pages.length / 2, `answered natively: ${answered} of ${pages.length}`);
   });
 
-  it('equals the tree path on every page of the demo site, and answers most', async () => {
+  it('equals the tree path on every page of the demo site, and answers most', async (t) => {
     const seen = new Set<string>([`${site.url}/`]);
     const queue = [`${site.url}/`];
     let pages = 0;
@@ -79,6 +121,7 @@ describe('native pass', { skip }, () => {
       }
     }
     assert.ok(pages >= 40, `pages: ${pages}`);
-    assert.ok(answered >= pages * 0.5, `answered natively: ${answered} of ${pages}`);
+    t.diagnostic(`answered natively: ${answered} of ${pages}`);
+    assert.ok(answered >= pages * 0.8, `answered natively: ${answered} of ${pages}`);
   });
 });

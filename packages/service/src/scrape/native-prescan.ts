@@ -29,17 +29,19 @@ const TABLE_PARTS: ReadonlySet<string> = new Set(['tr', 'td', 'th', 'thead', 'tb
  * space. A Map, as the other lookups by name: an object's properties would intern each name.
  */
 const RAW_END: ReadonlyMap<string, RegExp> = new Map(
-  ['script', 'style', 'title', 'textarea', 'xmp'].map((name) => [name, new RegExp(`</${name}[\\s>]`, 'gi')]),
+  ['script', 'style', 'title', 'textarea', 'xmp'].map((name) => [name, new RegExp(`</${name}[ \\t\\n\\f\\r>]`, 'gi')]),
 );
 /** A start tag of the plain subset: attributes separated by spaces, values quoted or simple. */
-const START_TAG = /<([a-zA-Z][^\s/>]*)((?:\s+[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/?>/y;
-const ATTRIBUTE = /\s+([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+const START_TAG = /<([a-zA-Z][^ \t\n\f\r/>]*)((?:[ \t\n\f\r]+[^ \t\n\f\r"'<>/=]+(?:[ \t\n\f\r]*=[ \t\n\f\r]*(?:"[^"]*"|'[^']*'|[^ \t\n\f\r"'=<>`]+))?)*)[ \t\n\f\r]*\/?>/y;
+const ATTRIBUTE = /[ \t\n\f\r]+([^ \t\n\f\r"'<>/=]+)(?:[ \t\n\f\r]*=[ \t\n\f\r]*(?:"([^"]*)"|'([^']*)'|([^ \t\n\f\r"'=<>`]+)))?/g;
 /** Elements the scan reads (dom.ts PageScan) or checks whatever their attributes. */
 const SCANNED: ReadonlySet<string> = new Set(['a', 'area', 'img', 'link', 'meta', 'html', 'body']);
 /** Attributes plainElement reads, and entities (decode declines those it does not know). */
 const ATTRIBUTES_READ = /&|id|class|style|hidden/i;
 const NONE: Record<string, string> = Object.freeze({}) as Record<string, string>;
-const SPACE = /^\s*$/;
+const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+/** htmlparser2's whitespace: ASCII only (a regular expression's \\s also takes U+00A0 and U+FEFF). */
+const SPACE = /^[ \t\n\f\r]*$/;
 
 /** Entities decoded the same in text and attributes, by any reader; any other '&' declines. */
 const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -114,11 +116,9 @@ function plainElement(tag: Tag, inTable: boolean, options: PrescanOptions): bool
 function commentInText(html: string, start: number, end: number): boolean {
   const before = html.charCodeAt(start - 1);
   const after = html.charCodeAt(end);
-  const isText = (c: number) => !Number.isNaN(c) && c !== 0x3c /* < */ && c !== 0x3e /* > */ && !/\s/.test(String.fromCharCode(c));
+  const isText = (c: number) => !Number.isNaN(c) && c !== 0x3c /* < */ && c !== 0x3e /* > */ && !isSpace(c);
   return isText(before) && (isText(after) || html.startsWith('<!--', end));
 }
-
-const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
 
 /**
  * The name of the end tag at `lt` (`</name>`, spaces allowed before the '>') as far as the scan
