@@ -1,9 +1,10 @@
 // CPU per page of the markdown conversion, side by side in one process (issue 46): the one pass
 // (one-pass.ts, htmlparser2 events), the native pass (native-pass.ts: a regex prescan, then one
-// call to mdream's native engine with the removal list as its filter), convertHtml as the service
-// runs it (the native pass where it answers, else the one pass or the tree), and mdream's native
-// engine alone on the raw page (no options; and with the filter), the floor of any path through
-// it. On the rich 15 KB page and averaged over the demo site's pages. Prints, asserts nothing.
+// call to mdream's native engine on the body with the removals cut out), convertHtml as the
+// service runs it (the native pass where it answers, else the one pass or the tree), and mdream's
+// native engine alone on the raw page, without options and with the reference's removal list as
+// its filter (what the native pass does not use). On the rich 15 KB page and averaged over the
+// demo site's pages. Prints, asserts nothing.
 //
 //   node --conditions=webdata-source --import tsx bench/native-pass-cost.ts [--rounds=2000]
 // First: point mdream at the cached native binding on Node 20 (see bench/service-throughput.ts).
@@ -24,15 +25,15 @@ const sets = {
   'rich 15 KB page': [{ html: rich, url: 'http://127.0.0.1:9/p/7' }],
   'demo site pages': demoPages().map((p) => ({ html: p.html, url: `http://127.0.0.1:9${p.path}` })),
 };
-const page = markdownEngine.convertPage;
-if (!page) throw new Error(`the native engine is not loaded (mdream ${markdownEngine.name} runs)`);
-const filter = { origin: 'http://127.0.0.1:9', exclude: [...NON_MAIN_SELECTORS, 'head'] };
+if (!markdownEngine.convertPage) throw new Error(`the native engine is not loaded (mdream ${markdownEngine.name} runs)`);
+const { htmlToMarkdown } = await import('mdream');
+const filter = { exclude: [...NON_MAIN_SELECTORS, 'head'] };
 const ways: Record<string, (html: string, url: string) => unknown> = {
   'one pass': (html, url) => convertInOnePass(html, url, options),
   'native pass (null where it declines)': (html, url) => convertNatively(html, url, options),
   'convertHtml (native, else one pass)': (html, url) => convertHtml(html, url, options),
   'mdream native alone, no options': (html) => markdownEngine.convert(html),
-  'mdream native alone, filter and origin': (html) => page(html, filter),
+  'mdream native alone, with the removal list as filter': (html) => htmlToMarkdown(html, { filter }),
 };
 
 const cpuMs = () => {

@@ -12,19 +12,17 @@ import { fileURLToPath } from 'node:url';
 export const MARKDOWN_ENGINES = ['native', 'wasm', 'js'] as const;
 export type MarkdownEngineName = (typeof MARKDOWN_ENGINES)[number];
 
-/** What the native pass (native-pass.ts) asks of mdream for a whole, uncleaned page. */
+/** What the native pass (native-pass.ts) asks of mdream beyond the HTML. */
 export interface PageOptions {
   /** Root-relative links and images are made absolute against it. */
   origin: string;
-  /** Elements dropped with their content (CSS selectors); mdream's filter also drops position:absolute/fixed. */
-  exclude: string[];
 }
 
 export interface MarkdownEngine {
   name: MarkdownEngineName;
   /** HTML → markdown, without options: the HTML is prepared for it (clean.ts, prepareForMarkdown). */
   convert(html: string): string;
-  /** A whole page → markdown in one call, filtered by mdream itself; only the native engine has it. */
+  /** HTML with root-relative URLs → markdown with them absolute; only the native engine has it. */
   convertPage?: (html: string, options: PageOptions) => string;
 }
 
@@ -40,7 +38,7 @@ export const ENGINE_LOADERS: EngineLoaders = {
         + `(npm installs mdream's platform package on Node 22 and later; on Node 20 install it by name, `
         + `npm install ${await platformPackage()}): ${firstSentence(err)}`);
     });
-    const page = (html: string, { origin, exclude }: PageOptions) => htmlToMarkdown(html, { origin, filter: { exclude } });
+    const page = (html: string, { origin }: PageOptions) => htmlToMarkdown(html, { origin });
     return Object.assign((html: string) => htmlToMarkdown(html), { page });
   },
   wasm: async () => {

@@ -1,28 +1,60 @@
-// The cheap look at a raw page that the native pass (native-pass.ts) decides on: tags found by
+// The cheap look at a raw page that the native pass (native-pass.ts) stands on: tags found by
 // regular expressions, no parser, no tree. It gathers what metadata and links read (dom.ts
-// PageScan) and says whether mdream, given the raw page, would give the markdown the tree path
-// gives. It reads tags as htmlparser2 does only on a plain subset of HTML (attributes spaced and
-// quoted or simple, entities of a few kinds, the usual document shape); anything outside that
-// subset, and anything the cleaning rules change (clean.ts, main-content.ts), declines the page,
-// and the parsers answer. Declining is always safe; answering wrongly is what the test catches
-// (test/native-pass.test.ts compares with the tree path on every fixture and corpus page).
+// PageScan) and the body's source with what the cleaning removes cut out (clean.ts NON_CONTENT,
+// comments, main-content.ts's list): the HTML the tree path would give mdream, as written rather
+// than re-serialized. That holds only where the source is read as htmlparser2 reads it, so the
+// scan takes a plain subset of HTML: strictly nested tags (no implied end tags, which mdream's
+// parser may place otherwise), attributes spaced and quoted or simple, entities of a few kinds,
+// the usual document shape. Anything outside it, and anything the cleaning changes rather than
+// removes (renamed elements, frames, captions, row-less tables, URLs not already as the tree path
+// writes them), declines the page and the parsers answer. Declining is always safe; answering
+// wrongly is what test/native-pass.test.ts looks for (every fixture, corpus and demo page).
 import type { PageScan, Tag } from './dom.js';
 import { isForceIncluded, isNonMain } from './main-content.js';
 
 /**
- * Elements whose content the cleaning changes in ways mdream does not repeat: renamed or dropped
- * for the markdown (clean.ts READ_AS, NOT_READ), frames read as links, captions moved, MathML,
- * a <base> (URLs resolved against it); and obsolete elements mdream spaces otherwise in a body
- * than at the top (<center>), or that parsers read as raw text.
+ * Elements the cleaning changes for the markdown: renamed or dropped (clean.ts READ_AS, NOT_READ),
+ * frames read as links, captions moved, MathML; a <base> (URLs resolved against it); and obsolete
+ * elements, or ones parsers read as raw text, where the parsers were not compared.
  */
 const DECLINED: ReadonlySet<string> = new Set([
   'dl', 'dt', 'dd', 'details', 'summary', 'sub', 'sup', 'mark', 'fieldset', 'legend', 'textarea', 'svg', 'math',
   'iframe', 'frame', 'frameset', 'caption', 'base', 'template', 'embed', 'object', 'applet', 'html', 'head', 'body',
   'xmp', 'plaintext', 'listing', 'noembed', 'noframes', 'center', 'marquee', 'blink', 'nobr', 'dir', 'image', 'isindex', 'keygen', 'menuitem',
 ]);
-/** What a head may hold here: anything else (text, a <div>) a browser, and maybe mdream, moves into the body. */
+/** What a head may hold here: with anything else (text, a <div>) the page's shape is not the usual one. */
 const HEAD_ELEMENTS: ReadonlySet<string> = new Set(['title', 'meta', 'link', 'script', 'style', 'noscript']);
-/** Cells and rows outside a table: mdream reads them as a table row, the tree path's markdown as text. */
+/** htmlparser2's void elements: never open, so never closed. */
+const VOID: ReadonlySet<string> = new Set([
+  'area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr',
+]);
+/** Removed with their content by the cleaning (clean.ts NON_CONTENT; the others there are declined). */
+const CUT: ReadonlySet<string> = new Set(['script', 'style', 'noscript', 'link', 'meta']);
+/** Start tags htmlparser2 lets close an open element (its openImpliesClose), by the element they close. */
+const FORM = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
+const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['tr', ['tr', 'th', 'td']], ['th', ['th']], ['td', ['thead', 'th', 'td']], ['li', ['li']], ['option', ['option']],
+  ['optgroup', ['optgroup', 'option']], ['dd', ['dd', 'dt']], ['dt', ['dd', 'dt']], ['rt', ['rt', 'rp']], ['rp', ['rt', 'rp']],
+  ['tbody', ['thead', 'tbody']], ['tfoot', ['thead', 'tbody']],
+  ...['select', 'input', 'output', 'button', 'datalist', 'textarea'].map((name): [string, string[]] => [name, FORM]),
+  ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption',
+    'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre', 'section', 'table', 'ul'].map((name): [string, string[]] => [name, ['p']]),
+].map(([name, closed]) => [name as string, new Set(closed)]));
+/** Elements that change the whole document wherever they are. */
+const STRUCTURE: ReadonlySet<string> = new Set(['base', 'html', 'head', 'body']);
+/** Where htmlparser2 reads `<x/>` as closed (SVG, MathML), and the elements inside them where it does not again. */
+const FOREIGN: ReadonlySet<string> = new Set(['svg', 'math']);
+const INTEGRATION: ReadonlySet<string> = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
+
+/** Whether the innermost open element that decides it is an <svg> or <math> (htmlparser2's foreign context). */
+function inForeignContent(open: readonly string[]): boolean {
+  for (let i = open.length - 1; i >= 0; i--) {
+    if (FOREIGN.has(open[i])) return true;
+    if (INTEGRATION.has(open[i])) return false;
+  }
+  return false;
+}
+/** Cells and rows outside a table: mdream's reading of them was not compared (it depends on what surrounds them). */
 const TABLE_PARTS: ReadonlySet<string> = new Set(['tr', 'td', 'th', 'thead', 'tbody', 'tfoot']);
 /**
  * htmlparser2's raw-text elements: their text runs to a matching end tag followed by '>' or a
@@ -96,15 +128,13 @@ function sameUrl(value: string, options: PrescanOptions): boolean {
 }
 
 /**
- * Whether mdream reads the element as the cleaning leaves it: not force-included (its non-main
- * ancestors stay), not hidden or styled in a way mdream's filter drops (the tree path keeps
- * them), not removed by the list (the <html> or <body> itself, or inside a table, which the
- * cleaning drops when it loses its rows), links and images written with the same URL.
+ * Whether the element is one the native pass can give mdream as it is: not force-included (its
+ * non-main ancestors stay), not removed by the list inside a table (the cleaning drops a table
+ * left without rows), links and images written with the URL the tree path writes.
  */
 function plainElement(tag: Tag, inTable: boolean, options: PrescanOptions): boolean {
   const { name, attribs } = tag;
-  if (attribs.hidden !== undefined || (attribs.style !== undefined && /position|display|visibility/i.test(attribs.style))) return false;
-  if (options.onlyMainContent && (isForceIncluded(tag) || ((inTable || name === 'html' || name === 'body') && isNonMain(tag)))) return false;
+  if (options.onlyMainContent && (isForceIncluded(tag) || (inTable && isNonMain(tag)))) return false;
   if (name === 'a' && attribs.href !== undefined) return sameUrl(attribs.href, options);
   if (name === 'img' && attribs.src !== undefined) {
     return !(options.removeBase64Images && /^\s*data:/i.test(attribs.src)) && sameUrl(attribs.src, options);
@@ -112,18 +142,9 @@ function plainElement(tag: Tag, inTable: boolean, options: PrescanOptions): bool
   return true;
 }
 
-/** Whether a comment sits between two runs of text: mdream writes a space there, the tree path nothing. */
-function commentInText(html: string, start: number, end: number): boolean {
-  const before = html.charCodeAt(start - 1);
-  const after = html.charCodeAt(end);
-  const isText = (c: number) => !Number.isNaN(c) && c !== 0x3c /* < */ && c !== 0x3e /* > */ && !isSpace(c);
-  return isText(before) && (isText(after) || html.startsWith('<!--', end));
-}
-
 /**
- * The name of the end tag at `lt` (`</name>`, spaces allowed before the '>') as far as the scan
- * cares: the lowercased name where it is one the scan follows, '' for others, null when the tag
- * is not of that plain form. Read by hand: this runs for every end tag of the page.
+ * The lowercased name of the end tag at `lt` (`</name>`, spaces allowed before the '>'), or null
+ * when the tag is not of that plain form. Read by hand: this runs for every end tag of the page.
  */
 function endTagName(html: string, lt: number): string | null {
   let end = lt + 2;
@@ -133,24 +154,43 @@ function endTagName(html: string, lt: number): string | null {
   const nameEnd = end;
   while (isSpace(html.charCodeAt(end))) end++;
   if (html.charCodeAt(end) !== 0x3e /* > */) return null;
-  const length = nameEnd - lt - 2;
-  return length === 4 || length === 5 ? html.slice(lt + 2, nameEnd).toLowerCase() : '';
+  return html.slice(lt + 2, nameEnd).toLowerCase();
 }
 
 /** Where the scan is in the page's shape: doctype, <html>, <head>…</head>, <body>…, </body>, </html>. */
 type Phase = 'before' | 'head' | 'between' | 'body' | 'after';
 
-/** The page's scan when the native pass can answer it, else null. */
-export function prescan(html: string, options: PrescanOptions): PageScan | null {
+export interface Prescan {
+  scan: PageScan;
+  /** The body's inner HTML with what the cleaning removes cut out: what the tree path gives mdream. */
+  content: string;
+}
+
+/** The page's scan and content when the native pass can answer it, else null. */
+export function prescan(html: string, options: PrescanOptions): Prescan | null {
   const scan: PageScan = { html: null, title: null, base: null, metas: [], linkTags: [], anchors: [], images: [] };
   let phase: Phase = 'before';
+  // Open elements (htmlparser2's stack, which strict nesting keeps equal to the source's), and
+  // where each began. Pages whose tags close out of order, or that lean on implied end tags, are
+  // declined: there htmlparser2 and mdream may build different trees.
+  const open: string[] = [];
+  const starts: number[] = [];
   /** Per open table, whether a row was seen inside it (row-less tables are dropped by the cleaning). */
   const tables: boolean[] = [];
+  // The content is built from the body's source with removed ranges cut: `cutAt` is the depth of
+  // the element being cut (-1: none), `kept` where the source was last copied from.
+  let content = '';
+  let kept = -1;
+  let cutAt = -1;
+  const cut = (from: number, to: number) => {
+    content += html.slice(kept, from);
+    kept = to;
+  };
   let at = 0;
   for (;;) {
     const lt = html.indexOf('<', at);
-    // Text outside the body would be content to mdream and nothing to the tree path.
-    if (phase !== 'body' && !SPACE.test(html.slice(at, lt < 0 ? html.length : lt))) return null;
+    // Text outside the body and head: htmlparser2 and mdream may place it differently.
+    if (phase !== 'body' && phase !== 'head' && !SPACE.test(html.slice(at, lt < 0 ? html.length : lt))) return null;
     if (lt < 0) break;
     const next = html.charCodeAt(lt + 1);
     if (html.startsWith('<!--', lt)) {
@@ -159,8 +199,8 @@ export function prescan(html: string, options: PrescanOptions): PageScan | null 
       const end = html.indexOf('-->', lt + 4);
       // mdream (and browsers) also end one at `--!>`.
       if (end < 0 || html.slice(lt + 4, end).includes('--!>')) return null;
-      if (phase === 'body' && commentInText(html, lt, end + 3)) return null;
       at = end + 3;
+      if (phase === 'body' && cutAt < 0) cut(lt, at);
       continue;
     }
     if (next === 0x21 /* ! */) {
@@ -173,14 +213,23 @@ export function prescan(html: string, options: PrescanOptions): PageScan | null 
       const name = endTagName(html, lt);
       if (name === null) return null;
       at = html.indexOf('>', lt) + 1;
-      if (phase === 'body') {
-        if (name === 'body') phase = 'after';
-        else if (name === 'table') {
-          if (tables.pop() === false) return null;
-        } else if (name === 'html' || name === 'head') return null;
-      } else if (phase === 'head') {
-        if (name === 'head') phase = 'between';
-        else if (name === 'body' || name === 'html') return null;
+      if (phase === 'body' && name === 'body') {
+        if (open.length > 0) return null;
+        content += html.slice(kept, lt);
+        kept = -1;
+        phase = 'after';
+      } else if (phase === 'head' && name === 'head') {
+        if (open.length > 0) return null;
+        phase = 'between';
+      } else if (phase === 'body' || phase === 'head') {
+        if (open.at(-1) !== name) return null;
+        open.pop();
+        const start = starts.pop()!;
+        if (name === 'table' && tables.pop() === false && cutAt < 0) return null;
+        if (cutAt === open.length) {
+          cutAt = -1;
+          cut(start, at);
+        }
       } else if (name !== 'html' || phase !== 'after') return null;
       continue;
     }
@@ -203,9 +252,10 @@ export function prescan(html: string, options: PrescanOptions): PageScan | null 
       // Before the body only <html> and <head> open; after it, nothing.
       if (name === 'html' && phase === 'before' && !scan.html) scan.html = tag;
       else if (name === 'head' && phase === 'before') phase = 'head';
-      else if (name === 'body' && phase !== 'after') phase = 'body';
-      else return null;
-      if (!plainElement(tag, false, options)) return null;
+      else if (name === 'body' && phase !== 'after') {
+        phase = 'body';
+        kept = at;
+      } else return null;
       continue;
     }
     switch (name) {
@@ -216,11 +266,26 @@ export function prescan(html: string, options: PrescanOptions): PageScan | null 
     }
     if (phase === 'head') {
       if (!HEAD_ELEMENTS.has(name)) return null;
-    } else {
+    } else if (cutAt < 0) {
       if (DECLINED.has(name) || !plainElement(tag, tables.length > 0, options)) return null;
       if (tables.length === 0 && TABLE_PARTS.has(name)) return null;
-      if (name === 'table') tables.push(false);
-      else if (name === 'tr') tables.fill(true);
+    } else if (STRUCTURE.has(name) || (options.onlyMainContent && isForceIncluded(tag))) {
+      // Inside a removed element only what reaches beyond it matters: a force-included element
+      // keeps it, a <base> moves every URL, the document's own elements.
+      return null;
+    }
+    const implied = OPEN_IMPLIES_CLOSE.get(name);
+    if (implied && open.length > 0 && implied.has(open.at(-1)!)) return null;
+    if (name === 'table') tables.push(false);
+    else if (name === 'tr' && cutAt < 0) tables.fill(true);
+    // What the cleaning removes (clean.ts NON_CONTENT, main-content.ts), cut from the content.
+    const removed = phase === 'body' && cutAt < 0 && (CUT.has(name) || (options.onlyMainContent && isNonMain(tag)));
+    if (VOID.has(name) || (m[0].endsWith('/>') && inForeignContent(open))) {
+      if (removed) cut(lt, at);
+    } else {
+      if (removed) cutAt = open.length;
+      open.push(name);
+      starts.push(lt);
     }
     const rawEnd = RAW_END.get(name);
     if (rawEnd) {
@@ -234,6 +299,8 @@ export function prescan(html: string, options: PrescanOptions): PageScan | null 
       at = end.index;
     }
   }
-  if (phase !== 'body' && phase !== 'after') return null;
-  return tables.includes(false) ? null : scan;
+  // An element cut but not closed runs to the end of the page.
+  if (phase === 'body') content += html.slice(kept, cutAt < 0 ? html.length : starts[cutAt]);
+  else if (phase !== 'after') return null;
+  return tables.includes(false) ? null : { scan, content };
 }
