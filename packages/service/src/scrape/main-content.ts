@@ -68,7 +68,7 @@ export function removeNonMain(root: ParentNode): void {
   });
 }
 
-/** The removal list as CSS selectors, for mdream's filter (native-pass.ts). */
+/** The removal list as CSS selectors (bench/native-pass-cost.ts times mdream's filter with it). */
 export const NON_MAIN_SELECTORS: readonly string[] = [
   ...EXCLUDED_TAGS, ...[...EXCLUDED_CLASSES].map((c) => `.${c}`), ...[...EXCLUDED_IDS].map((id) => `#${id}`),
 ];
