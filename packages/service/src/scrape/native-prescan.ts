@@ -1,25 +1,29 @@
 // The cheap look at a raw page that the native pass (native-pass.ts) stands on: tags found by
 // regular expressions, no parser, no tree. It gathers what metadata and links read (dom.ts
 // PageScan) and the body's source with what the cleaning removes cut out (clean.ts NON_CONTENT,
-// comments, main-content.ts's list): the HTML the tree path would give mdream, as written rather
-// than re-serialized. That holds only where the source is read as htmlparser2 reads it, so the
-// scan takes a plain subset of HTML: strictly nested tags (no implied end tags, which mdream's
-// parser may place otherwise), attributes spaced and quoted or simple, entities of a few kinds,
-// the usual document shape. Anything outside it, and anything the cleaning changes rather than
-// removes (renamed elements, frames, captions, row-less tables, URLs not already as the tree path
-// writes them), declines the page and the parsers answer. Declining is always safe; answering
+// comments, main-content.ts's list, inputs), frames replaced by their links and renamed elements
+// renamed: the HTML the tree path would give mdream, as written rather than re-serialized. That
+// holds only where the source is read as htmlparser2 reads it, so the scan takes a plain subset
+// of HTML: strictly nested tags (no implied end tags, which mdream's parser may place otherwise),
+// attributes spaced and quoted or simple, entities of a few kinds, the usual document shape.
+// Anything outside it, and what the cleaning changes otherwise (captions moved, row-less tables
+// dropped, URLs not already as the tree path writes them), declines the page and the parsers
+// answer. Declining is always safe; answering
 // wrongly is what test/native-pass.test.ts looks for (every fixture, corpus and demo page).
+import { FRAME_LINK_TEXT, READ_AS } from './clean.js';
 import type { PageScan, Tag } from './dom.js';
 import { isForceIncluded, isNonMain } from './main-content.js';
+import { esc } from './text.js';
 
 /**
- * Elements the cleaning changes for the markdown: renamed or dropped (clean.ts READ_AS, NOT_READ),
- * frames read as links, captions moved, MathML; a <base> (URLs resolved against it); and obsolete
- * elements, or ones parsers read as raw text, where the parsers were not compared.
+ * Elements the cleaning changes in ways the prescan does not repeat: form controls and drawings
+ * dropped after the row-less tables (clean.ts NOT_READ), captions moved, MathML; a <base> (URLs
+ * resolved against it); and obsolete elements, or ones parsers read as raw text, where the
+ * parsers were not compared. Renamed elements (clean.ts READ_AS), frames and <input> are
+ * rewritten in the content as the cleaning does.
  */
 const DECLINED: ReadonlySet<string> = new Set([
-  'dl', 'dt', 'dd', 'details', 'summary', 'sub', 'sup', 'mark', 'fieldset', 'legend', 'textarea', 'svg', 'math',
-  'iframe', 'frame', 'frameset', 'caption', 'base', 'template', 'embed', 'object', 'applet', 'html', 'head', 'body',
+  'textarea', 'svg', 'math', 'frame', 'frameset', 'caption', 'base', 'template', 'embed', 'object', 'applet', 'html', 'head', 'body',
   'xmp', 'plaintext', 'listing', 'noembed', 'noframes', 'center', 'marquee', 'blink', 'nobr', 'dir', 'image', 'isindex', 'keygen', 'menuitem',
 ]);
 /** What a head may hold here: with anything else (text, a <div>) the page's shape is not the usual one. */
@@ -29,7 +33,7 @@ const VOID: ReadonlySet<string> = new Set([
   'area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr',
 ]);
 /** Removed with their content by the cleaning (clean.ts NON_CONTENT; the others there are declined). */
-const CUT: ReadonlySet<string> = new Set(['script', 'style', 'noscript', 'link', 'meta']);
+const CUT: ReadonlySet<string> = new Set(['script', 'style', 'noscript', 'link', 'meta', 'input']);
 /** Start tags htmlparser2 lets close an open element (its openImpliesClose), by the element they close. */
 const FORM = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
 const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
@@ -40,6 +44,21 @@ const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption',
     'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre', 'section', 'table', 'ul'].map((name): [string, string[]] => [name, ['p']]),
 ].map(([name, closed]) => [name as string, new Set(closed)]));
+/** clean.ts READ_AS as a Map (lookups by names from the page). */
+const READ_AS_MAP: ReadonlyMap<string, string> = new Map(Object.entries(READ_AS));
+
+/**
+ * The link a frame is read as (clean.ts frameLink, its href resolved as the cleaning resolves it),
+ * '' for a frame without a source, null where the link would not reach mdream as an absolute URL.
+ */
+function frameLink(attribs: Record<string, string>, options: PrescanOptions): string | null {
+  const src = attribs.src?.trim();
+  if (!src) return '';
+  const href = options.resolve(src);
+  if (href === null || !/^https?:/.test(href) || /^(data|javascript|mailto|tel):/i.test(src)) return null;
+  return `<a href="${esc(href)}">${FRAME_LINK_TEXT}</a>`;
+}
+
 /** Elements that change the whole document wherever they are. */
 const STRUCTURE: ReadonlySet<string> = new Set(['base', 'html', 'head', 'body']);
 /** Where htmlparser2 reads `<x/>` as closed (SVG, MathML), and the elements inside them where it does not again. */
@@ -67,7 +86,7 @@ const RAW_END: ReadonlyMap<string, RegExp> = new Map(
 const START_TAG = /<([a-zA-Z][^ \t\n\f\r/>]*)((?:[ \t\n\f\r]+[^ \t\n\f\r"'<>/=]+(?:[ \t\n\f\r]*=[ \t\n\f\r]*(?:"[^"]*"|'[^']*'|[^ \t\n\f\r"'=<>`]+))?)*)[ \t\n\f\r]*\/?>/y;
 const ATTRIBUTE = /[ \t\n\f\r]+([^ \t\n\f\r"'<>/=]+)(?:[ \t\n\f\r]*=[ \t\n\f\r]*(?:"([^"]*)"|'([^']*)'|([^ \t\n\f\r"'=<>`]+)))?/g;
 /** Elements the scan reads (dom.ts PageScan) or checks whatever their attributes. */
-const SCANNED: ReadonlySet<string> = new Set(['a', 'area', 'img', 'link', 'meta', 'html', 'body']);
+const SCANNED: ReadonlySet<string> = new Set(['a', 'area', 'img', 'link', 'meta', 'html', 'body', 'iframe']);
 /** Attributes plainElement reads, and entities (decode declines those it does not know). */
 const ATTRIBUTES_READ = /&|id|class|style|hidden/i;
 const NONE: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -218,8 +237,10 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
   let content = '';
   let kept = -1;
   let cutAt = -1;
-  const cut = (from: number, to: number) => {
-    content += html.slice(kept, from);
+  /** What the element being cut is replaced with (a frame's link). */
+  let cutFor = '';
+  const cut = (from: number, to: number, replacement = '') => {
+    content += html.slice(kept, from) + replacement;
     kept = to;
   };
   let at = 0;
@@ -264,8 +285,8 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
         if (name === 'table' && tables.pop() === false && cutAt < 0) return null;
         if (cutAt === open.length) {
           cutAt = -1;
-          cut(start, at);
-        }
+          cut(start, at, cutFor);
+        } else if (cutAt < 0 && phase === 'body' && READ_AS_MAP.has(name)) cut(lt, at, `</${READ_AS_MAP.get(name)!}>`);
       } else if (name !== 'html' || phase !== 'after') return null;
       continue;
     }
@@ -315,11 +336,16 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
     if (name === 'table') tables.push(false);
     else if (name === 'tr' && cutAt < 0) tables.fill(true);
     // What the cleaning removes (clean.ts NON_CONTENT, main-content.ts), cut from the content.
-    const removed = phase === 'body' && cutAt < 0 && (CUT.has(name) || (options.onlyMainContent && isNonMain(tag)));
+    const removed = phase === 'body' && cutAt < 0 && (CUT.has(name) || name === 'iframe' || (options.onlyMainContent && isNonMain(tag)));
     if (VOID.has(name) || (m[0].endsWith('/>') && inForeignContent(open))) {
       if (removed) cut(lt, at);
     } else {
-      if (removed) cutAt = open.length;
+      if (removed) {
+        const link = name === 'iframe' && !(options.onlyMainContent && isNonMain(tag)) ? frameLink(attribs, options) : '';
+        if (link === null) return null;
+        cutAt = open.length;
+        cutFor = link;
+      } else if (phase === 'body' && cutAt < 0 && READ_AS_MAP.has(name)) cut(lt, lt + 1 + name.length, `<${READ_AS_MAP.get(name)!}`);
       open.push(name);
       starts.push(lt);
     }
