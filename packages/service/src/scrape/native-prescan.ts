@@ -87,8 +87,8 @@ const START_TAG = /<([a-zA-Z][^ \t\n\f\r/>]*)((?:[ \t\n\f\r]+[^ \t\n\f\r"'<>/=]+
 const ATTRIBUTE = /[ \t\n\f\r]+([^ \t\n\f\r"'<>/=]+)(?:[ \t\n\f\r]*=[ \t\n\f\r]*(?:"([^"]*)"|'([^']*)'|([^ \t\n\f\r"'=<>`]+)))?/g;
 /** Elements the scan reads (dom.ts PageScan) or checks whatever their attributes. */
 const SCANNED: ReadonlySet<string> = new Set(['a', 'area', 'img', 'link', 'meta', 'html', 'body', 'iframe']);
-/** Attributes plainElement reads, and entities (decode declines those it does not know). */
-const ATTRIBUTES_READ = /&|id|class|style|hidden/i;
+/** Attributes the removal list reads, and entities (decode declines those it does not know). */
+const ATTRIBUTES_READ = /&|id|class/i;
 const NONE: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
 /** htmlparser2's whitespace: ASCII only (a regular expression's \\s also takes U+00A0 and U+FEFF). */
@@ -230,6 +230,8 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
   // declined: there htmlparser2 and mdream may build different trees.
   const open: string[] = [];
   const starts: number[] = [];
+  /** What each open element is renamed to in the content (clean.ts READ_AS), if it is. */
+  const renamed: (string | undefined)[] = [];
   /** Per open table, whether a row was seen inside it (row-less tables are dropped by the cleaning). */
   const tables: boolean[] = [];
   // The content is built from the body's source with removed ranges cut: `cutAt` is the depth of
@@ -244,6 +246,18 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
     kept = to;
   };
   let at = 0;
+  /** Closes the innermost open element at its end tag (`lt` to `at`); false where the page is declined. */
+  const closeTop = (lt: number): boolean => {
+    const name = open.pop()!;
+    const start = starts.pop()!;
+    const readAs = renamed.pop();
+    if (name === 'table' && tables.pop() === false && cutAt < 0) return false;
+    if (cutAt === open.length) {
+      cutAt = -1;
+      cut(start, at, cutFor);
+    } else if (readAs) cut(lt, at, `</${readAs}>`);
+    return true;
+  };
   for (;;) {
     const lt = html.indexOf('<', at);
     // Text outside the body and head: htmlparser2 and mdream may place it differently.
@@ -267,6 +281,13 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
       continue;
     }
     if (next === 0x2f /* / */) {
+      // Most end tags close the innermost element, written as it was opened: compared in place.
+      const top = open.at(-1);
+      if (top !== undefined && html.charCodeAt(lt + 2 + top.length) === 0x3e /* > */ && html.startsWith(top, lt + 2)) {
+        at = lt + 3 + top.length;
+        if (!closeTop(lt)) return null;
+        continue;
+      }
       const name = endTagName(html, lt);
       if (name === null) return null;
       at = html.indexOf('>', lt) + 1;
@@ -279,14 +300,7 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
         if (open.length > 0) return null;
         phase = 'between';
       } else if (phase === 'body' || phase === 'head') {
-        if (open.at(-1) !== name) return null;
-        open.pop();
-        const start = starts.pop()!;
-        if (name === 'table' && tables.pop() === false && cutAt < 0) return null;
-        if (cutAt === open.length) {
-          cutAt = -1;
-          cut(start, at, cutFor);
-        } else if (cutAt < 0 && phase === 'body' && READ_AS_MAP.has(name)) cut(lt, at, `</${READ_AS_MAP.get(name)!}>`);
+        if (top !== name || !closeTop(lt)) return null;
       } else if (name !== 'html' || phase !== 'after') return null;
       continue;
     }
@@ -345,9 +359,12 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
         if (link === null) return null;
         cutAt = open.length;
         cutFor = link;
-      } else if (phase === 'body' && cutAt < 0 && READ_AS_MAP.has(name)) cut(lt, lt + 1 + name.length, `<${READ_AS_MAP.get(name)!}`);
+      }
+      const readAs = phase === 'body' && cutAt < 0 ? READ_AS_MAP.get(name) : undefined;
+      if (readAs) cut(lt, lt + 1 + name.length, `<${readAs}`);
       open.push(name);
       starts.push(lt);
+      renamed.push(readAs);
     }
     const rawEnd = RAW_END.get(name);
     if (rawEnd) {
