@@ -62,6 +62,7 @@ const CASES: Record<string, [string, boolean]> = {
   'a comment ended by --!>': [page('<p>x <!-- a--!> z</p>'), false],
   'a character reference mdream does not decode as htmlparser2': [page('<p>a&lsqb;b &ensp; c&#10;d</p>'), false],
   'an entity the prescan does not know in an attribute': [page('<img src="/i.png" alt="&copy; c">'), false],
+  'an attribute reference named like an object property': [page('<a href="/x" title="&constructor;">x</a>'), false],
   'text in the head': [`<html><head><title>T</title>stray<div>x</div></head><body>${p(1)}</body></html>`, false],
   'content after </body>': [`<html><head></head><body>${p(1)}</body><p>c</p></html>`, false],
   'a table without rows': [page('<table><thead></thead></table>'), false],
