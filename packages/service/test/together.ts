@@ -38,6 +38,7 @@ import './markdown-quality.test.js';
 import './model-formats.test.js';
 import './monitor-judge.test.js';
 import './monitor.test.js';
+import './native-pass.test.js';
 import './one-pass.test.js';
 import './output-tail.test.js';
 import './page-fetch-reset.test.js';

@@ -1,7 +1,7 @@
-// One HTML page → its content for the page document. Most pages go through one-pass.ts (one
-// parse, no tree). The rest, and the html format, take the tree path: the page is parsed once
-// (cheerio over htmlparser2, about a third of parse5's CPU), metadata and links are read first in
-// one walk, then the same tree is cleaned for the html format, and its serialization (without
+// One HTML page → its content for the page document. Plain pages go to mdream's native engine
+// whole (native-pass.ts), most others through one-pass.ts (one parse, no tree). The rest, and the
+// html format, take the tree path: the page is parsed once (cheerio over htmlparser2, about a
+// third of parse5's CPU), metadata and links are read first in one walk, then the same tree is cleaned for the html format, and its serialization (without
 // form controls) is what the markdown is made from. Pure and synchronous, so it runs as well in a
 // conversion worker thread as in the event loop.
 import { load } from 'cheerio';
@@ -12,6 +12,7 @@ import { collectLinks, documentBase, PageUrls } from './links.js';
 import { htmlToMarkdown } from './markdown.js';
 import { markdownEngine, type MarkdownEngine } from './markdown-engine.js';
 import { extractMetadata } from './metadata.js';
+import { convertNatively } from './native-pass.js';
 import { convertInOnePass } from './one-pass.js';
 import type { NormalizedOptions } from './options.js';
 
@@ -38,7 +39,9 @@ const HTML_PARSER = { xml: { xmlMode: false, decodeEntities: true } };
 
 /** `engine`: the process's own unless given (the engine comparison converts with each). */
 export function convertHtml(rawHtml: string, pageUrl: string, options: HtmlOptions, engine: MarkdownEngine = markdownEngine): HtmlContent {
-  return convertInOnePass(rawHtml, pageUrl, options, engine) ?? convertOnTree(rawHtml, pageUrl, options, engine);
+  return convertNatively(rawHtml, pageUrl, options, engine)
+    ?? convertInOnePass(rawHtml, pageUrl, options, engine)
+    ?? convertOnTree(rawHtml, pageUrl, options, engine);
 }
 
 /** The tree path, for every page and option (one-pass.ts must give the same where it answers). */

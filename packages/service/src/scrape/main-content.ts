@@ -67,3 +67,8 @@ export function removeNonMain(root: ParentNode): void {
     return false;
   });
 }
+
+/** The removal list as CSS selectors (bench/native-pass-cost.ts times mdream's filter with it). */
+export const NON_MAIN_SELECTORS: readonly string[] = [
+  ...EXCLUDED_TAGS, ...[...EXCLUDED_CLASSES].map((c) => `.${c}`), ...[...EXCLUDED_IDS].map((id) => `#${id}`),
+];

@@ -12,13 +12,23 @@ import { fileURLToPath } from 'node:url';
 export const MARKDOWN_ENGINES = ['native', 'wasm', 'js'] as const;
 export type MarkdownEngineName = (typeof MARKDOWN_ENGINES)[number];
 
+/** What the native pass (native-pass.ts) asks of mdream beyond the HTML. */
+export interface PageOptions {
+  /** Root-relative links and images are made absolute against it. */
+  origin: string;
+}
+
 export interface MarkdownEngine {
   name: MarkdownEngineName;
   /** HTML → markdown, without options: the HTML is prepared for it (clean.ts, prepareForMarkdown). */
   convert(html: string): string;
+  /** HTML with root-relative URLs → markdown with them absolute; only the native engine has it. */
+  convertPage?: (html: string, options: PageOptions) => string;
 }
 
-export type EngineLoaders = Record<MarkdownEngineName, () => Promise<(html: string) => string>>;
+/** An engine's conversion, with its whole-page form where it has one. */
+export type EngineConvert = ((html: string) => string) & { page?: (html: string, options: PageOptions) => string };
+export type EngineLoaders = Record<MarkdownEngineName, () => Promise<EngineConvert>>;
 
 export const ENGINE_LOADERS: EngineLoaders = {
   native: async () => {
@@ -28,7 +38,8 @@ export const ENGINE_LOADERS: EngineLoaders = {
         + `(npm installs mdream's platform package on Node 22 and later; on Node 20 install it by name, `
         + `npm install ${await platformPackage()}): ${firstSentence(err)}`);
     });
-    return (html) => htmlToMarkdown(html);
+    const page = (html: string, { origin }: PageOptions) => htmlToMarkdown(html, { origin });
+    return Object.assign((html: string) => htmlToMarkdown(html), { page });
   },
   wasm: async () => {
     const wasm = await import('mdream/wasm');
@@ -51,7 +62,8 @@ export interface SelectedEngine extends MarkdownEngine {
 
 /** Loads one engine; rejects when it cannot load here. */
 export async function loadMarkdownEngine(name: MarkdownEngineName, loaders: EngineLoaders = ENGINE_LOADERS): Promise<MarkdownEngine> {
-  return { name, convert: await loaders[name]() };
+  const convert = await loaders[name]();
+  return convert.page ? { name, convert, convertPage: convert.page } : { name, convert };
 }
 
 /** The first engine that loads, in order native, wasm, js; or only `pinned` when given. */

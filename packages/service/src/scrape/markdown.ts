@@ -13,5 +13,10 @@ export function htmlToMarkdown(html: string, engine: MarkdownEngine = markdownEn
   if (!html.trim()) return '';
   let md = engine.convert(html);
   if (md.includes(ESCAPED_PLACEHOLDER)) md = md.split(ESCAPED_PLACEHOLDER).join(`](${BASE64_IMAGE_PLACEHOLDER})`);
+  return tidyMarkdown(md);
+}
+
+/** Runs of blank lines made one, the ends trimmed (both paths finish the engine's output so). */
+export function tidyMarkdown(md: string): string {
   return md.replace(/\n{3,}/g, '\n\n').trim();
 }

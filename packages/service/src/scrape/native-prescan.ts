@@ -1,0 +1,333 @@
+// The cheap look at a raw page that the native pass (native-pass.ts) stands on: tags found by
+// regular expressions, no parser, no tree. It gathers what metadata and links read (dom.ts
+// PageScan) and the body's source with what the cleaning removes cut out (clean.ts NON_CONTENT,
+// comments, main-content.ts's list, inputs), frames replaced by their links and renamed elements
+// renamed: the HTML the tree path would give mdream, as written rather than re-serialized. That
+// holds only where the source is read as htmlparser2 reads it, so the scan takes a plain subset
+// of HTML: strictly nested tags (no implied end tags, which mdream's parser may place otherwise),
+// attributes spaced and quoted or simple, entities of a few kinds, the usual document shape.
+// Anything outside it, and what the cleaning changes otherwise (captions moved, row-less tables
+// dropped, URLs not already as the tree path writes them), declines the page and the parsers
+// answer. Declining is always safe; answering wrongly is what test/native-pass.test.ts looks for
+// (every fixture, corpus and demo page).
+import { FRAME_LINK_TEXT, READ_AS } from './clean.js';
+import type { PageScan, Tag } from './dom.js';
+import { isForceIncluded, isNonMain } from './main-content.js';
+import { decode, referencesAgree } from './native-references.js';
+import { esc } from './text.js';
+
+/**
+ * Elements the cleaning changes in ways the prescan does not repeat: form controls and drawings
+ * dropped after the row-less tables (clean.ts NOT_READ), captions moved, MathML; a <base> (URLs
+ * resolved against it); and obsolete elements, or ones parsers read as raw text, where the
+ * parsers were not compared. Renamed elements (clean.ts READ_AS), frames and <input> are
+ * rewritten in the content as the cleaning does.
+ */
+const DECLINED: ReadonlySet<string> = new Set([
+  'textarea', 'svg', 'math', 'frame', 'frameset', 'caption', 'base', 'template', 'embed', 'object', 'applet', 'html', 'head', 'body',
+  'xmp', 'plaintext', 'listing', 'noembed', 'noframes', 'center', 'marquee', 'blink', 'nobr', 'dir', 'image', 'isindex', 'keygen', 'menuitem',
+]);
+/** What a head may hold here: with anything else (text, a <div>) the page's shape is not the usual one. */
+const HEAD_ELEMENTS: ReadonlySet<string> = new Set(['title', 'meta', 'link', 'script', 'style', 'noscript']);
+/** htmlparser2's void elements: never open, so never closed. */
+const VOID: ReadonlySet<string> = new Set([
+  'area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr',
+]);
+/** Removed with their content by the cleaning (clean.ts NON_CONTENT; the others there are declined). */
+const CUT: ReadonlySet<string> = new Set(['script', 'style', 'noscript', 'link', 'meta', 'input']);
+/** Start tags htmlparser2 lets close an open element (its openImpliesClose), by the element they close. */
+const FORM = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
+const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['tr', ['tr', 'th', 'td']], ['th', ['th']], ['td', ['thead', 'th', 'td']], ['li', ['li']], ['option', ['option']],
+  ['optgroup', ['optgroup', 'option']], ['dd', ['dd', 'dt']], ['dt', ['dd', 'dt']], ['rt', ['rt', 'rp']], ['rp', ['rt', 'rp']],
+  ['tbody', ['thead', 'tbody']], ['tfoot', ['thead', 'tbody']],
+  ...['select', 'input', 'output', 'button', 'datalist', 'textarea'].map((name): [string, string[]] => [name, FORM]),
+  ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption',
+    'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre', 'section', 'table', 'ul'].map((name): [string, string[]] => [name, ['p']]),
+].map(([name, closed]) => [name as string, new Set(closed)]));
+/** clean.ts READ_AS as a Map (lookups by names from the page). */
+const READ_AS_MAP: ReadonlyMap<string, string> = new Map(Object.entries(READ_AS));
+
+/**
+ * The link a frame is read as (clean.ts frameLink, its href resolved as the cleaning resolves it),
+ * '' for a frame without a source, null where the link would not reach mdream as an absolute URL.
+ */
+function frameLink(attribs: Record<string, string>, options: PrescanOptions): string | null {
+  const src = attribs.src?.trim();
+  if (!src) return '';
+  const href = options.resolve(src);
+  if (href === null || !/^https?:/.test(href) || /^(data|javascript|mailto|tel):/i.test(src)) return null;
+  return `<a href="${esc(href)}">${FRAME_LINK_TEXT}</a>`;
+}
+
+/** Elements that change the whole document wherever they are. */
+const STRUCTURE: ReadonlySet<string> = new Set(['base', 'html', 'head', 'body']);
+/** Where htmlparser2 reads `<x/>` as closed (SVG, MathML), and the elements inside them where it does not again. */
+const FOREIGN: ReadonlySet<string> = new Set(['svg', 'math']);
+const INTEGRATION: ReadonlySet<string> = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
+
+/** Whether the innermost open element that decides it is an <svg> or <math> (htmlparser2's foreign context). */
+function inForeignContent(open: readonly string[]): boolean {
+  for (let i = open.length - 1; i >= 0; i--) {
+    if (FOREIGN.has(open[i])) return true;
+    if (INTEGRATION.has(open[i])) return false;
+  }
+  return false;
+}
+/** Cells and rows outside a table: mdream's reading of them was not compared (it depends on what surrounds them). */
+const TABLE_PARTS: ReadonlySet<string> = new Set(['tr', 'td', 'th', 'thead', 'tbody', 'tfoot']);
+/**
+ * htmlparser2's raw-text elements: their text runs to a matching end tag followed by '>' or a
+ * space. A Map, as the other lookups by name: an object's properties would intern each name.
+ */
+const RAW_END: ReadonlyMap<string, RegExp> = new Map(
+  ['script', 'style', 'title', 'textarea', 'xmp'].map((name) => [name, new RegExp(`</${name}[ \\t\\n\\f\\r>]`, 'gi')]),
+);
+/** A start tag of the plain subset: attributes separated by spaces, values quoted or simple. */
+const START_TAG = /<([a-zA-Z][^ \t\n\f\r/>]*)((?:[ \t\n\f\r]+[^ \t\n\f\r"'<>/=]+(?:[ \t\n\f\r]*=[ \t\n\f\r]*(?:"[^"]*"|'[^']*'|[^ \t\n\f\r"'=<>`]+))?)*)[ \t\n\f\r]*\/?>/y;
+const ATTRIBUTE = /[ \t\n\f\r]+([^ \t\n\f\r"'<>/=]+)(?:[ \t\n\f\r]*=[ \t\n\f\r]*(?:"([^"]*)"|'([^']*)'|([^ \t\n\f\r"'=<>`]+)))?/g;
+/** Elements the scan reads (dom.ts PageScan) or checks whatever their attributes. */
+const SCANNED: ReadonlySet<string> = new Set(['a', 'area', 'img', 'link', 'meta', 'html', 'body', 'iframe']);
+/** Attributes the removal list reads, and entities (decode declines those it does not know). */
+const ATTRIBUTES_READ = /&|id|class/i;
+const NONE: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+/** htmlparser2's whitespace: ASCII only (a regular expression's \\s also takes U+00A0 and U+FEFF). */
+const SPACE = /^[ \t\n\f\r]*$/;
+
+/** The attributes of a start tag as htmlparser2 gives them (names lowercased, the first of a name kept), or null. */
+function attributesOf(source: string): Record<string, string> | null {
+  // Without a prototype, a lookup of any name is an own property or undefined.
+  const attribs = Object.create(null) as Record<string, string>;
+  ATTRIBUTE.lastIndex = 0;
+  for (let m = ATTRIBUTE.exec(source); m; m = ATTRIBUTE.exec(source)) {
+    const name = m[1].toLowerCase();
+    if (attribs[name] !== undefined) continue;
+    const value = decode(m[2] ?? m[3] ?? m[4] ?? '');
+    if (value === null) return null;
+    attribs[name] = value;
+  }
+  return attribs;
+}
+
+export interface PrescanOptions {
+  /** The page URL's origin: mdream makes root-relative URLs absolute against it, and only those. */
+  origin: string;
+  /** Resolves a URL as the tree path does (links.ts PageUrls), null when it does not parse. */
+  resolve(url: string): string | null;
+  onlyMainContent: boolean;
+  removeBase64Images: boolean;
+}
+
+/** Whether mdream writes the URL as the tree path does: absolute already, or root-relative and plain. */
+function sameUrl(value: string, options: PrescanOptions): boolean {
+  if (value !== value.trim()) return false;
+  if (value.charCodeAt(0) === 0x2f /* / */ && value.charCodeAt(1) !== 0x2f) {
+    const resolved = options.resolve(value);
+    return resolved !== null && resolved.length === options.origin.length + value.length
+      && resolved.startsWith(options.origin) && resolved.endsWith(value);
+  }
+  return /^(data|javascript|mailto|tel):/i.test(value) || options.resolve(value) === value;
+}
+
+/**
+ * Whether the element is one the native pass can give mdream as it is: not force-included (its
+ * non-main ancestors stay), not removed by the list inside a table (the cleaning drops a table
+ * left without rows), links and images written with the URL the tree path writes.
+ */
+function plainElement(tag: Tag, inTable: boolean, options: PrescanOptions): boolean {
+  const { name, attribs } = tag;
+  if (options.onlyMainContent && (isForceIncluded(tag) || (inTable && isNonMain(tag)))) return false;
+  if (name === 'a' && attribs.href !== undefined) return sameUrl(attribs.href, options);
+  if (name === 'img' && attribs.src !== undefined) {
+    return !(options.removeBase64Images && /^\s*data:/i.test(attribs.src)) && sameUrl(attribs.src, options);
+  }
+  return true;
+}
+
+/**
+ * The lowercased name of the end tag at `lt` (`</name>`, spaces allowed before the '>'), or null
+ * when the tag is not of that plain form. Read by hand: this runs for every end tag of the page.
+ */
+function endTagName(html: string, lt: number): string | null {
+  let end = lt + 2;
+  const first = html.charCodeAt(end) | 0x20;
+  if (first < 0x61 || first > 0x7a) return null;
+  for (let c = html.charCodeAt(end); end < html.length && !isSpace(c) && c !== 0x2f && c !== 0x3e; c = html.charCodeAt(++end));
+  const nameEnd = end;
+  while (isSpace(html.charCodeAt(end))) end++;
+  if (html.charCodeAt(end) !== 0x3e /* > */) return null;
+  return html.slice(lt + 2, nameEnd).toLowerCase();
+}
+
+/** Where the scan is in the page's shape: doctype, <html>, <head>…</head>, <body>…, </body>, </html>. */
+type Phase = 'before' | 'head' | 'between' | 'body' | 'after';
+
+export interface Prescan {
+  scan: PageScan;
+  /** The body's inner HTML with what the cleaning removes cut out: what the tree path gives mdream. */
+  content: string;
+}
+
+/** The page's scan and content when the native pass can answer it, else null. */
+export function prescan(html: string, options: PrescanOptions): Prescan | null {
+  const scan: PageScan = { html: null, title: null, base: null, metas: [], linkTags: [], anchors: [], images: [] };
+  let phase: Phase = 'before';
+  // Open elements (htmlparser2's stack, which strict nesting keeps equal to the source's), and
+  // where each began. Pages whose tags close out of order, or that lean on implied end tags, are
+  // declined: there htmlparser2 and mdream may build different trees.
+  const open: string[] = [];
+  const starts: number[] = [];
+  /** What each open element is renamed to in the content (clean.ts READ_AS), if it is. */
+  const renamed: (string | undefined)[] = [];
+  /** Per open table, whether a row was seen inside it (row-less tables are dropped by the cleaning). */
+  const tables: boolean[] = [];
+  // The content is built from the body's source with removed ranges cut: `cutAt` is the depth of
+  // the element being cut (-1: none), `kept` where the source was last copied from.
+  let content = '';
+  let kept = -1;
+  let cutAt = -1;
+  /** What the element being cut is replaced with (a frame's link). */
+  let cutFor = '';
+  const cut = (from: number, to: number, replacement = '') => {
+    content += html.slice(kept, from) + replacement;
+    kept = to;
+  };
+  let at = 0;
+  /** Closes the innermost open element at its end tag (`lt` to `at`); false where the page is declined. */
+  const closeTop = (lt: number): boolean => {
+    const name = open.pop()!;
+    const start = starts.pop()!;
+    const readAs = renamed.pop();
+    if (name === 'table' && tables.pop() === false && cutAt < 0) return false;
+    if (cutAt === open.length) {
+      cutAt = -1;
+      cut(start, at, cutFor);
+    } else if (readAs) cut(lt, at, `</${readAs}>`);
+    return true;
+  };
+  for (;;) {
+    const lt = html.indexOf('<', at);
+    // Text outside the body and head: htmlparser2 and mdream may place it differently.
+    if (phase !== 'body' && phase !== 'head' && !SPACE.test(html.slice(at, lt < 0 ? html.length : lt))) return null;
+    if (lt < 0) break;
+    const next = html.charCodeAt(lt + 1);
+    if (html.startsWith('<!--', lt)) {
+      // htmlparser2 does not end a comment at `<!-->` or `<!--->`, as browsers do.
+      if (html.startsWith('>', lt + 4) || html.startsWith('->', lt + 4)) return null;
+      const end = html.indexOf('-->', lt + 4);
+      // mdream (and browsers) also end one at `--!>`.
+      if (end < 0 || html.slice(lt + 4, end).includes('--!>')) return null;
+      at = end + 3;
+      if (phase === 'body' && cutAt < 0) cut(lt, at);
+      continue;
+    }
+    if (next === 0x21 /* ! */) {
+      const end = html.indexOf('>', lt);
+      if (end < 0 || html.startsWith('<![', lt) || phase === 'body') return null;
+      at = end + 1;
+      continue;
+    }
+    if (next === 0x2f /* / */) {
+      // Most end tags close the innermost element, written as it was opened: compared in place.
+      const top = open.at(-1);
+      if (top !== undefined && html.charCodeAt(lt + 2 + top.length) === 0x3e /* > */ && html.startsWith(top, lt + 2)) {
+        at = lt + 3 + top.length;
+        if (!closeTop(lt)) return null;
+        continue;
+      }
+      const name = endTagName(html, lt);
+      if (name === null) return null;
+      at = html.indexOf('>', lt) + 1;
+      if (phase === 'body' && name === 'body') {
+        if (open.length > 0) return null;
+        content += html.slice(kept, lt);
+        kept = -1;
+        phase = 'after';
+      } else if (phase === 'head' && name === 'head') {
+        if (open.length > 0) return null;
+        phase = 'between';
+      } else if (phase === 'body' || phase === 'head') {
+        if (top !== name || !closeTop(lt)) return null;
+      } else if (name !== 'html' || phase !== 'after') return null;
+      continue;
+    }
+    if (!((next >= 0x41 && next <= 0x5a) || (next >= 0x61 && next <= 0x7a))) {
+      // '<' that starts no tag is text; '<?' is a directive the cleaning keeps.
+      if (next === 0x3f /* ? */) return null;
+      at = lt + 1;
+      continue;
+    }
+    START_TAG.lastIndex = lt;
+    const m = START_TAG.exec(html);
+    if (!m) return null;
+    at = START_TAG.lastIndex;
+    const name = m[1].toLowerCase();
+    // Attributes are read where the scan or the checks use them, or entities need checking.
+    const attribs = m[2] && (SCANNED.has(name) || ATTRIBUTES_READ.test(m[2])) ? attributesOf(m[2]) : NONE;
+    if (!attribs) return null;
+    const tag: Tag = { name, attribs };
+    if (phase !== 'body' && phase !== 'head') {
+      // Before the body only <html> and <head> open; after it, nothing.
+      if (name === 'html' && phase === 'before' && !scan.html) scan.html = tag;
+      else if (name === 'head' && phase === 'before') phase = 'head';
+      else if (name === 'body' && phase !== 'after') {
+        phase = 'body';
+        kept = at;
+      } else return null;
+      continue;
+    }
+    switch (name) {
+      case 'a': case 'area': if (attribs.href !== undefined) scan.anchors.push(tag); break;
+      case 'img': if (attribs.src !== undefined) scan.images.push(tag); break;
+      case 'link': if (attribs.href !== undefined) scan.linkTags.push(tag); break;
+      case 'meta': scan.metas.push(tag); break;
+    }
+    if (phase === 'head') {
+      if (!HEAD_ELEMENTS.has(name)) return null;
+    } else if (cutAt < 0) {
+      if (DECLINED.has(name) || !plainElement(tag, tables.length > 0, options)) return null;
+      if (tables.length === 0 && TABLE_PARTS.has(name)) return null;
+    } else if (STRUCTURE.has(name) || (options.onlyMainContent && isForceIncluded(tag))) {
+      // Inside a removed element only what reaches beyond it matters: a force-included element
+      // keeps it, a <base> moves every URL, the document's own elements.
+      return null;
+    }
+    const implied = OPEN_IMPLIES_CLOSE.get(name);
+    if (implied && open.length > 0 && implied.has(open.at(-1)!)) return null;
+    if (name === 'table') tables.push(false);
+    else if (name === 'tr' && cutAt < 0) tables.fill(true);
+    // What the cleaning removes (clean.ts NON_CONTENT, main-content.ts), cut from the content.
+    const removed = phase === 'body' && cutAt < 0 && (CUT.has(name) || name === 'iframe' || (options.onlyMainContent && isNonMain(tag)));
+    if (VOID.has(name) || (m[0].endsWith('/>') && inForeignContent(open))) {
+      if (removed) cut(lt, at);
+    } else {
+      if (removed) {
+        const link = name === 'iframe' && !(options.onlyMainContent && isNonMain(tag)) ? frameLink(attribs, options) : '';
+        if (link === null) return null;
+        cutAt = open.length;
+        cutFor = link;
+      }
+      const readAs = phase === 'body' && cutAt < 0 ? READ_AS_MAP.get(name) : undefined;
+      if (readAs) cut(lt, lt + 1 + name.length, `<${readAs}`);
+      open.push(name);
+      starts.push(lt);
+      renamed.push(readAs);
+    }
+    const rawEnd = RAW_END.get(name);
+    if (rawEnd) {
+      rawEnd.lastIndex = at;
+      const end = rawEnd.exec(html);
+      if (!end) return null;
+      if (name === 'title' && scan.title === null) {
+        scan.title = decode(html.slice(at, end.index));
+        if (scan.title === null) return null;
+      }
+      at = end.index;
+    }
+  }
+  // An element cut but not closed runs to the end of the page.
+  if (phase === 'body') content += html.slice(kept, cutAt < 0 ? html.length : starts[cutAt]);
+  else if (phase !== 'after') return null;
+  return tables.includes(false) || !referencesAgree(content) ? null : { scan, content };
+}
