@@ -1,8 +1,9 @@
 // One HTML page → its content for the page document. Plain pages go to mdream's native engine
 // whole (native-pass.ts), most others through one-pass.ts (one parse, no tree). The rest, and the
 // html format, take the tree path: the page is parsed once (cheerio over htmlparser2, about a
-// third of parse5's CPU), metadata and links are read first in one walk, then the same tree is cleaned for the html format, and its serialization (without
-// form controls) is what the markdown is made from. Pure and synchronous, so it runs as well in a
+// third of parse5's CPU), metadata and links are read first in one walk, then the same tree is
+// cleaned for the html format, and its serialization (without form controls) is what the
+// markdown is made from. Pure and synchronous, so it runs as well in a
 // conversion worker thread as in the event loop.
 import { load } from 'cheerio';
 import { contentRoot, prepareForMarkdown, html as serialize } from './clean.js';
