@@ -2,11 +2,12 @@
 // the current code (the upgrade test): the commit's sources come out of git (`git archive`) into a
 // temporary folder, are bundled there, and the bundle is kept on disk keyed by the commit.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { writeBundle } from './workflow-bundle.js';
 
 /** The last 0.x commit: the workflows with every `patched()` branch, before 1.0 removed them. */
 export const RELEASE_0X = '2ff2e26fdee82156518c7249bafd3242cd62080f';
@@ -49,12 +50,7 @@ export async function releaseWorkflowBundle(commit: string): Promise<string> {
       }),
       logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message, meta) => console.error(message, meta ?? ''), log() {} },
     });
-    mkdirSync(CACHE, { recursive: true });
-    // Written whole, then renamed: a process beside this one never reads half a bundle.
-    const partial = `${cached}.${process.pid}.partial`;
-    writeFileSync(partial, code);
-    renameSync(partial, cached);
-    return cached;
+    return writeBundle(cached, code);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

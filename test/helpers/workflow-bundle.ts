@@ -4,7 +4,7 @@
 // packages through the `webdata-source` condition), as the tests run.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOW_METRICS_PATH } from '../../src/worker/metrics.js';
@@ -59,12 +59,16 @@ async function build(interceptorModules: string[], failureConverterPath?: string
     ...workflowBundlerOptions((config) => ({ ...config, resolve: { ...config.resolve, conditionNames: ['webdata-source', '...'] } }), PRELOAD_SOURCE),
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message, meta) => console.error(message, meta ?? ''), log() {} },
   });
-  mkdirSync(CACHE, { recursive: true });
-  // Written whole, then renamed: a file running beside this one never reads half a bundle.
-  const partial = `${cached}.${process.pid}.partial`;
+  return writeBundle(cached, code);
+}
+
+/** Writes a bundle to the cache whole, then renames it: a file running beside this one never reads half a bundle. */
+export function writeBundle(path: string, code: string): string {
+  mkdirSync(dirname(path), { recursive: true });
+  const partial = `${path}.${process.pid}.partial`;
   writeFileSync(partial, code);
-  renameSync(partial, cached);
-  return cached;
+  renameSync(partial, path);
+  return path;
 }
 
 /**

@@ -13,6 +13,7 @@ import { normalizeOptions } from '../src/scrape/index.js';
 import { convertOnTree } from '../src/scrape/html.js';
 import { markdownEngine } from '../src/scrape/markdown-engine.js';
 import { convertNatively } from '../src/scrape/native-pass.js';
+import { eachDemoPage } from './demo-site-pages.js';
 
 const DIR = new URL('./fixtures/markdown/', import.meta.url);
 const PAGE = 'http://127.0.0.1:9/docs/page';
@@ -106,26 +107,12 @@ describe('native pass', { skip }, () => {
   });
 
   it('equals the tree path on every page of the demo site, and answers most', async (t) => {
-    const seen = new Set<string>([`${site.url}/`]);
-    const queue = [`${site.url}/`];
     let pages = 0;
     let answered = 0;
-    while (queue.length > 0) {
-      const url = queue.shift()!;
-      const res = await fetch(url);
-      const text = await res.text();
-      if (!(res.headers.get('content-type') ?? '').startsWith('text/html')) continue;
+    await eachDemoPage(site, (url, html) => {
       pages++;
-      if (compare(url, text, url).includes('markdown')) answered++;
-      for (const link of convertOnTree(text, url, opts({ formats: ['links'] })).links) {
-        const next = new URL(link);
-        next.hash = '';
-        if (next.origin === site.url && !seen.has(next.href) && !/\/(slow|big)/.test(next.pathname)) {
-          seen.add(next.href);
-          queue.push(next.href);
-        }
-      }
-    }
+      if (compare(url, html, url).includes('markdown')) answered++;
+    });
     assert.ok(pages >= 40, `pages: ${pages}`);
     t.diagnostic(`answered natively: ${answered} of ${pages}`);
     assert.ok(answered >= pages * 0.8, `answered natively: ${answered} of ${pages}`);

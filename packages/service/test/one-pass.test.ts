@@ -10,6 +10,7 @@ import { normalizeOptions } from '../src/scrape/index.js';
 import { convertOnTree, type HtmlContent } from '../src/scrape/html.js';
 import { convertInOnePass } from '../src/scrape/one-pass.js';
 import { startDemoSite, type DemoSite } from '../src/demo-site/index.js';
+import { eachDemoPage } from './demo-site-pages.js';
 
 const DIR = new URL('./fixtures/markdown/', import.meta.url);
 const PAGE = 'http://127.0.0.1:9/docs/page';
@@ -98,26 +99,12 @@ describe('one-pass conversion', () => {
   });
 
   it('equals the tree path on every page of the demo site', async () => {
-    const seen = new Set<string>([`${site.url}/`]);
-    const queue = [`${site.url}/`];
     let pages = 0;
     let answered = 0;
-    while (queue.length > 0) {
-      const url = queue.shift()!;
-      const res = await fetch(url);
-      const text = await res.text();
-      if (!(res.headers.get('content-type') ?? '').startsWith('text/html')) continue;
+    await eachDemoPage(site, (url, html) => {
       pages++;
-      if (compare(url, text, url).includes('markdown')) answered++;
-      for (const link of convertOnTree(text, url, OPTION_SETS['links only']).links) {
-        const next = new URL(link);
-        next.hash = '';
-        if (next.origin === site.url && !seen.has(next.href) && !/\/(slow|big)/.test(next.pathname)) {
-          seen.add(next.href);
-          queue.push(next.href);
-        }
-      }
-    }
+      if (compare(url, html, url).includes('markdown')) answered++;
+    });
     assert.ok(pages >= 40, `pages: ${pages}`);
     assert.ok(answered >= pages * 0.9, `answered in one pass: ${answered} of ${pages}`);
   });
