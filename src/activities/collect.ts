@@ -157,6 +157,12 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
 
       const counts = await store.count(input.runId, { jobId: input.jobId });
       const robotsSkipped = errors.robotsBlocked.length + (cursor.robots ?? 0);
+      // A job that ended short of its limit: the limit-cut check needs the team's credits left,
+      // read here (one request) rather than by an activity of the workflow after this one, which
+      // would cost the run's tail a workflow task and an activity round trip.
+      const teamCreditsLeft = input.limitCut && counts.documents + counts.failures < input.limitCut.requested
+        ? await client.getCreditUsage({ signal: scope.signal }).then((r) => r.data.remainingCredits, () => undefined)
+        : undefined;
       return {
         jobId: input.jobId,
         kind,
@@ -170,6 +176,7 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
         ref: refOf(store, input.runId, { jobId: input.jobId }),
         ...(robotsSkipped > 0 || input.robots ? { skipped: { robots: robotsSkipped } } : {}),
         cursor: { ...cursor },
+        ...(typeof teamCreditsLeft === 'number' ? { teamCreditsLeft } : {}),
       };
     }
 

@@ -58,6 +58,12 @@ export interface CollectInput {
    * one may scrape a page the lost job stored, e.g. the crawl's start page): each page once.
    */
   skipStoredOf?: string[];
+  /**
+   * A crawl that asked for `requested` pages: when the job ends with fewer stored and failed,
+   * the collector also reads the team's credits left (`CollectResult.teamCreditsLeft`), the fact
+   * the stage's limit-cut check needs, so the workflow finishes without an activity of its own.
+   */
+  limitCut?: { requested: number };
 }
 
 /** Where a collector stands in a job's results; heartbeated, and carried in workflow state. */
@@ -119,6 +125,11 @@ export interface CollectResult {
    * appended to only grows at its end, so its next follower goes on from here.
    */
   cursor?: CollectCursor;
+  /**
+   * The team's remainingCredits, read once every page was stored, when `limitCut` was given and
+   * the job ended short of it. Absent: not read, or the read failed (the workflow asks itself).
+   */
+  teamCreditsLeft?: number;
 }
 
 export interface MapToStoreInput {

@@ -306,6 +306,37 @@ describe('a follower whose job is lost', () => {
   });
 });
 
+describe('a follower given the crawl\'s limit', () => {
+  const urls = ['http://site.test/a', 'http://site.test/b'];
+  const handler = (credits: () => { status?: number; body: unknown }) => (req: { path: string }) => {
+    if (req.path.endsWith('/credit-usage')) return credits();
+    if (req.path.endsWith('/errors')) return { body: { success: true, errors: [], robotsBlocked: [] } };
+    return { body: page(urls) };
+  };
+  const usage = { body: { success: true, data: { remainingCredits: 7, planCredits: 500, billingPeriodStart: null, billingPeriodEnd: null } } };
+
+  test('a job that ended short of it: the team\'s credits left come with the result (the workflow reads none)', async () => {
+    server.handler = handler(() => usage);
+    const out = await call(env(), acts.followJob, { runId: 'follow-short', jobId: JOB, kind: 'crawl', limitCut: { requested: 5 } });
+    assert.ok(out.kind === 'done');
+    assert.equal(out.collected.documents, 2);
+    assert.equal(out.collected.teamCreditsLeft, 7);
+  });
+
+  test('a job that reached it, or a failed read: no credits read, or none answered', async () => {
+    server.handler = handler(() => usage);
+    const reached = await call(env(), acts.followJob, { runId: 'follow-reached', jobId: JOB, kind: 'crawl', limitCut: { requested: 2 } });
+    assert.ok(reached.kind === 'done');
+    assert.equal(reached.collected.teamCreditsLeft, undefined);
+    assert.ok(!server.requests.some((r) => r.path.endsWith('/credit-usage')), 'read the credits of a job that reached its limit');
+    server.handler = handler(() => ({ status: 404, body: { success: false, error: 'Not Found' } }));
+    const failed = await call(env(), acts.followJob, { runId: 'follow-no-credits', jobId: JOB, kind: 'crawl', limitCut: { requested: 5 } });
+    assert.ok(failed.kind === 'done');
+    assert.equal(failed.collected.documents, 2);
+    assert.equal(failed.collected.teamCreditsLeft, undefined);
+  });
+});
+
 describe('job starts never pay twice', () => {
   test('sends the idempotency key', async () => {
     server.handler = () => ({ body: { success: true, id: JOB, url: `${server.base}/v2/crawl/${JOB}` } });

@@ -17,6 +17,7 @@ import './preloaded-bundle.test.js';
 import './progress-rule.test.js';
 import './stage-switches.test.js';
 import './support-repair.test.js';
+import './tail.test.js';
 import './team-governor.test.js';
 import './tenant-limits.test.js';
 import './webhook-poll.test.js';

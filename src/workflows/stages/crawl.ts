@@ -61,6 +61,7 @@ async function crawlJob(
     allowance: fit.allowance,
     tight: fit.tight,
     perPage,
+    limitCut: { requested: crawl.limit ?? DEFAULT_CRAWL_LIMIT },
     recover: (lost) => recoveryCrawl(pipeline, body, lost, perPage),
     start: async (idempotencyKey) => {
       const started = await starts.startCrawl.executeWithOptions(
@@ -72,7 +73,7 @@ async function crawlJob(
       return started;
     },
   });
-  if (outcome.kind === 'ok') await checkLimitCut(pipeline, 'crawl', crawl.limit ?? DEFAULT_CRAWL_LIMIT, perPage);
+  if (outcome.kind === 'ok') await checkLimitCut(pipeline, 'crawl', crawl.limit ?? DEFAULT_CRAWL_LIMIT, perPage, outcome.collected?.teamCreditsLeft);
   return outcome;
 }
 

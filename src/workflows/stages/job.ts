@@ -33,6 +33,8 @@ export interface JobPlan {
   perPage?: number;
   /** Jobs whose stored pages the collector leaves out (a recovery job's lost job). */
   skipStoredOf?: string[];
+  /** A crawl's page limit: its collector reads the team's credits when the job ends short of it (limit-cut.ts). */
+  limitCut?: { requested: number };
   /** One new job for what a lost job did not store (see lost-job.ts); absent: the stage fails. */
   recover?: (lost: LostJobInventory) => Promise<RecoveryStep>;
 }
@@ -73,7 +75,7 @@ export async function runJob(pipeline: PipelineRuntime, plan: JobPlan): Promise<
     const active = state.activeJob as NonNullable<typeof state.activeJob>;
     // Pages are stored while the job runs (a follower beside the wait), not only after it ends;
     // documents robots.txt disallows are not stored (the service's scrape does not check).
-    const followInput = collectInput(pipeline, active);
+    const followInput = { ...collectInput(pipeline, active), ...(plan.limitCut ? { limitCut: plan.limitCut } : {}) };
     follower = !active.follow?.atEnd ? startFollower(active, followInput) : undefined;
     const following = follower;
     let waited = await waitForJob(pipeline, active, {
