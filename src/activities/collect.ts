@@ -23,6 +23,8 @@ type Cursor = CollectCursor;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 /** Shortest time between two heartbeats of a collector's cursor (its heartbeat timeout is 10 s). */
 const CURSOR_BEAT_MS = 1_000;
+/** The follower's first pause once a running job shows nothing left to scrape (see followJob). */
+const ENDING_PAUSE_MS = 25;
 
 /** Why this status page shows the service ignores `skip`/`limit`, or undefined when it honours them. */
 export function ignoresPaging(res: JobStatusResponse, askedSkip: number, pageSize: number, repeated: boolean): string | undefined {
@@ -212,6 +214,14 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
     // job costs reads in proportion to its pages, not to its duration (each read is a request
     // and a store append); a read that brings more goes back to idleMs.
     let pause = idleMs;
+    // A job near its end: every page it knows of scraped (completed = total: nothing queued or
+    // in flight), or the pages left would be scraped before the idle pause is over at the pace
+    // the last reads saw. Waiting out the pause would leave the status that says it ended unread
+    // for up to maxIdleMs, the whole of the run's tail: read again when it should have ended
+    // (at least ENDING_PAUSE_MS, doubling while it stays near, a crawl still discovering), never
+    // later than the pause.
+    let ending = ENDING_PAUSE_MS;
+    let last: { completed: number; at: number } | undefined;
     return mapFailures(async () => {
       const s = session(input);
       const { signal } = s.scope;
@@ -240,8 +250,16 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
           // so pages come in batches rather than one request per scraped page.
           if (fresh > 0 && (res.data?.length ?? 0) >= s.pageSize) continue;
           pause = fresh * 4 >= s.pageSize ? idleMs : Math.min(maxIdleMs, Math.round(pause * 1.5));
-          const held = Date.now() - askedAt;
-          if (held < pause) await idle(pause - held, signal);
+          const now = Date.now();
+          const rate = last && res.completed > last.completed ? (res.completed - last.completed) / (now - last.at || 1) : 0;
+          last = { completed: res.completed, at: now };
+          const left = res.total - res.completed;
+          const eta = res.total <= 0 ? Infinity : left <= 0 ? 0 : rate > 0 ? left / rate : Infinity;
+          const near = eta < pause;
+          const wait = near ? Math.min(pause, Math.max(ending, eta)) : pause;
+          ending = near ? Math.min(maxIdleMs, ending * 2) : ENDING_PAUSE_MS;
+          const held = now - askedAt;
+          if (held < wait) await idle(wait - held, signal);
           s.beat();
         }
       } catch (err) {

@@ -337,6 +337,26 @@ describe('a follower given the crawl\'s limit', () => {
   });
 });
 
+describe('a follower at the end of a job', () => {
+  test('reads again at once when the status shows nothing left to scrape, not after its idle pause', { timeout: 20_000 }, async () => {
+    // An idle pause of a minute: the test's timeout ends a follower that waits it out.
+    const slow = createActivities({ client, store, heartbeatEveryMs: 50, followIdleMs: 60_000 });
+    const urls = ['http://site.test/a', 'http://site.test/b'];
+    let reads = 0;
+    server.handler = (req, base) => {
+      if (req.path.endsWith('/errors')) return { body: { success: true, errors: [], robotsBlocked: [] } };
+      reads += 1;
+      // Every page it knows of scraped, still running; the next read finds it completed.
+      if (reads === 1) return { body: { ...page(urls, { status: 'scraping' }), next: `${base}/v2/crawl/${JOB}?skip=2` } };
+      return { body: page([], { status: 'completed' }) };
+    };
+    const out = await call(env(), slow.followJob, { runId: 'follow-ending', jobId: JOB, kind: 'crawl' });
+    assert.ok(out.kind === 'done');
+    assert.equal(out.collected.documents, 2);
+    assert.equal(reads, 2);
+  });
+});
+
 describe('job starts never pay twice', () => {
   test('sends the idempotency key', async () => {
     server.handler = () => ({ body: { success: true, id: JOB, url: `${server.base}/v2/crawl/${JOB}` } });
