@@ -89,7 +89,13 @@ describe('batch-append', () => {
       assert.ok(summary.includes(`budget: ${event}`), summary);
       const description = await handle.describe();
       assert.equal(description.typedSearchAttributes.get(OUTCOME), 'partial');
-      await recordHistory(stack.temporal.client, handle.workflowId, 'limit-cut');
+      // The follower read the team's credits as it stored the last page: no activity of the
+      // workflow's own after it. 'limit-cut' (kept) was recorded when the workflow read them
+      // itself (before patch limit-cut-credits-from-collector); this run records the path with it.
+      const history = await handle.fetchHistory();
+      const activities = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+      assert.ok(!activities.includes('getCreditUsage'), activities.join(', '));
+      await recordHistory(stack.temporal.client, handle.workflowId, 'limit-cut-from-collector');
     });
   });
 });
