@@ -215,13 +215,14 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
     // and a store append); a read that brings more goes back to idleMs.
     let pause = idleMs;
     // A job near its end: every page it knows of scraped (completed = total: nothing queued or
-    // in flight), or the pages left would be scraped before the idle pause is over at the pace
-    // the last reads saw. Waiting out the pause would leave the status that says it ended unread
-    // for up to maxIdleMs, the whole of the run's tail: read again when it should have ended
-    // (at least ENDING_PAUSE_MS, doubling while it stays near, a crawl still discovering), never
-    // later than the pause.
+    // in flight), or the pages left would be scraped within the idle pause at the pace the job
+    // has kept since this call's first read. Waiting out the pause would leave the status that
+    // says it ended unread for up to maxIdleMs, the whole of the run's tail: read again at half
+    // the time the rest should take (at least `ending`, ENDING_PAUSE_MS while the job moves,
+    // doubling while it does not), never later than the pause.
     let ending = ENDING_PAUSE_MS;
-    let last: { completed: number; at: number } | undefined;
+    let first: { completed: number; at: number } | undefined;
+    let lastCompleted = -1;
     return mapFailures(async () => {
       const s = session(input);
       const { signal } = s.scope;
@@ -235,6 +236,7 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
           const askedAt = Date.now();
           const askedSkip = s.cursor.skip;
           const res = await s.read(askedSkip);
+          first ??= { completed: res.completed, at: Date.now() };
           const known = new Set([...before, ...seen]);
           const { fresh, repeated } = await s.storePage(res, known);
           before = seen;
@@ -251,13 +253,13 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
           if (fresh > 0 && (res.data?.length ?? 0) >= s.pageSize) continue;
           pause = fresh * 4 >= s.pageSize ? idleMs : Math.min(maxIdleMs, Math.round(pause * 1.5));
           const now = Date.now();
-          const rate = last && res.completed > last.completed ? (res.completed - last.completed) / (now - last.at || 1) : 0;
-          last = { completed: res.completed, at: now };
+          const rate = res.completed > first.completed ? (res.completed - first.completed) / Math.max(1, now - first.at) : 0;
           const left = res.total - res.completed;
           const eta = res.total <= 0 ? Infinity : left <= 0 ? 0 : rate > 0 ? left / rate : Infinity;
           const near = eta < pause;
-          const wait = near ? Math.min(pause, Math.max(ending, eta)) : pause;
-          ending = near ? Math.min(maxIdleMs, ending * 2) : ENDING_PAUSE_MS;
+          ending = !near || res.completed !== lastCompleted ? ENDING_PAUSE_MS : Math.min(maxIdleMs, ending * 2);
+          lastCompleted = res.completed;
+          const wait = near ? Math.min(pause, Math.max(ending, eta / 2)) : pause;
           const held = now - askedAt;
           if (held < wait) await idle(wait - held, signal);
           s.beat();
