@@ -1,5 +1,5 @@
 // Activity proxies, one per retry group. Workflows import activity *types* only.
-import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import {
   agentStartRetryPolicy,
@@ -22,8 +22,15 @@ export const lists = withRunPriority(proxyActivities<Activities>({
   heartbeatTimeout: '15 seconds',
   retry: readRetryPolicy,
 }));
-// A start is one quick POST (the job runs on the service), so a dead worker is noticed in 30 s.
-export const starts = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy }));
+/**
+ * Job starts: one quick POST with an idempotency key (the job runs on the service). Local
+ * activities: the start runs in the workflow task that decides it, and the follower is scheduled
+ * in that same task, with no task-queue round trip, activity events or second workflow task per
+ * start. A start run twice (the worker died before the task completed) names the same key, so the
+ * service answers with the same job. Not counted by the task queue's activity rate
+ * (maxTaskQueueActivitiesPerSecond): a 429 from the service is retried like any other.
+ */
+export const starts = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy });
 /** Agent starts: no idempotency key on that route, so only retries that cannot start a second job. */
 export const agentStarts = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: agentStartRetryPolicy }));
 export const collectors = withRunPriority(proxyActivities<Activities>({
