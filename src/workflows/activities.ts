@@ -10,6 +10,7 @@ import {
   readRetryPolicy,
   supportRetryPolicy,
 } from '../shared/retry-policies.js';
+import { withActivityFailures } from './local-activity-failures.js';
 import { withRunPriority } from './run-priority.js';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -30,7 +31,7 @@ export const lists = withRunPriority(proxyActivities<Activities>({
  * service answers with the same job. Not counted by the task queue's activity rate
  * (maxTaskQueueActivitiesPerSecond): a 429 from the service is retried like any other.
  */
-export const starts = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy });
+export const starts = withActivityFailures(proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy }));
 /** Agent starts: no idempotency key on that route, so only retries that cannot start a second job. */
 export const agentStarts = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: agentStartRetryPolicy }));
 export const collectors = withRunPriority(proxyActivities<Activities>({
