@@ -1,5 +1,5 @@
 // Activity proxies, one per retry group. Workflows import activity *types* only.
-import { ActivityCancellationType, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import {
   agentStartRetryPolicy,
@@ -24,14 +24,22 @@ export const lists = withRunPriority(proxyActivities<Activities>({
   retry: readRetryPolicy,
 }));
 /**
- * Job starts: one quick POST with an idempotency key (the job runs on the service). Local
- * activities: the start runs in the workflow task that decides it, and the follower is scheduled
- * in that same task, with no task-queue round trip, activity events or second workflow task per
+ * Job starts: one quick POST with an idempotency key (the job runs on the service), run as local
+ * activities. The start runs in the workflow task that decides it and the follower is scheduled
+ * in that same task: no task-queue round trip, no activity events and one workflow task less per
  * start. A start run twice (the worker died before the task completed) names the same key, so the
  * service answers with the same job. Not counted by the task queue's activity rate
- * (maxTaskQueueActivitiesPerSecond): a 429 from the service is retried like any other.
+ * (maxTaskQueueActivitiesPerSecond): a 429 from the service is retried like any other failure.
  */
-export const starts = withActivityFailures(proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy }));
+const localStarts = withActivityFailures(proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy }));
+/** Job starts as activities on the task queue: how runs recorded before LOCAL_JOB_STARTS started their jobs. */
+const scheduledStarts = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy }));
+export const LOCAL_JOB_STARTS = 'local-job-starts';
+
+/** The run's job starts: local activities, unless its history started its jobs on the task queue. */
+export function starts(): typeof scheduledStarts {
+  return patched(LOCAL_JOB_STARTS) ? localStarts : scheduledStarts;
+}
 /** Agent starts: no idempotency key on that route, so only retries that cannot start a second job. */
 export const agentStarts = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: agentStartRetryPolicy }));
 export const collectors = withRunPriority(proxyActivities<Activities>({

@@ -63,7 +63,7 @@ async function crawlJob(
     perPage,
     recover: (lost) => recoveryCrawl(pipeline, body, lost, perPage),
     start: async (idempotencyKey) => {
-      const started = await starts.startCrawl.executeWithOptions(
+      const started = await starts().startCrawl.executeWithOptions(
         { summary: `crawl ${hostOf(config.url)} limit ${crawl.limit ?? DEFAULT_CRAWL_LIMIT}` },
         [{ body, idempotencyKey, ...(governed ? { governed } : {}) }],
       );
