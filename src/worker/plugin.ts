@@ -9,6 +9,7 @@ import type { ActivityDeps } from '../activities/deps.js';
 import { noopMetricMeter } from '@temporalio/common';
 import { createWebDataMetrics, withStoreMetrics, WORKFLOW_METRICS_PATH } from './metrics.js';
 import { workflowMetricsSinks } from './workflow-metrics-sink.js';
+import { localActivityTenantInterceptor } from './tenant-labels.js';
 import { workflowBundlerOptions } from './bundler-options.js';
 import { WORKFLOWS_PATH } from './worker.js';
 import { API_KEY_REF_INTERCEPTOR_PATH, createApiKeyRefs, type ApiKeyResolver } from '../keys/index.js';
@@ -44,7 +45,7 @@ export function webDataPlugin(deps: ActivityDeps, options: { metrics?: boolean; 
         activities: { ...activities, ...workerOptions.activities },
         // Registered with metrics off too (a no-op meter): the ledger workflows report through it.
         sinks: { ...(metrics?.workflowSinks ?? workflowMetricsSinks(noopMetricMeter)), ...workerOptions.sinks },
-        interceptors: { ...workerOptions.interceptors, activity: [...(workerOptions.interceptors?.activity ?? []), keyRefs.activityInterceptor] },
+        interceptors: { ...workerOptions.interceptors, activity: [...(workerOptions.interceptors?.activity ?? []), keyRefs.activityInterceptor, localActivityTenantInterceptor] },
       });
       if (configured.workflowBundle) return configured;
       const interceptors = configured.interceptors;

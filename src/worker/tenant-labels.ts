@@ -1,9 +1,13 @@
 // The `tenant` label of the webdata_* metrics, with bounded cardinality: the first `max` distinct
 // tenants a worker process sees keep their name, later ones share `other`, so a backend with
 // thousands of customers cannot blow up the metrics backend's series count.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Context } from '@temporalio/activity';
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { WorkflowInfo } from '@temporalio/workflow';
 import { TENANT } from '../search-attributes.js';
+import { TENANT_HEADER } from '../shared/tenant-header.js';
 
 export const OTHER_TENANT = 'other';
 /** Named tenants per worker process (WEBDATA_METRICS_TENANTS overrides). */
@@ -26,10 +30,35 @@ export class TenantLabels {
 /** One set per process: every meter of the process folds the same tenants into `other`. */
 export const tenantLabels = new TenantLabels(Number(process.env.WEBDATA_METRICS_TENANTS) || DEFAULT_NAMED_TENANTS);
 
-/** The tenant of the activity running now (its priority's fairnessKey); undefined outside an activity. */
+/** The tenant a local activity was scheduled with (its header), while it runs. */
+const localActivityTenant = new AsyncLocalStorage<string>();
+
+/**
+ * Add to WorkerOptions.interceptors.activity: a local activity runs with the tenant its header
+ * names (createWebDataWorker and webDataPlugin register it).
+ */
+export const localActivityTenantInterceptor: ActivityInterceptorsFactory = () => ({
+  inbound: {
+    execute(input, next) {
+      const payload = input.headers[TENANT_HEADER];
+      let tenant: unknown;
+      try {
+        tenant = payload === undefined ? undefined : defaultPayloadConverter.fromPayload(payload);
+      } catch {
+        tenant = undefined; // A label only: a header that does not decode leaves the default.
+      }
+      return typeof tenant === 'string' && tenant !== '' ? localActivityTenant.run(tenant, () => next(input)) : next(input);
+    },
+  },
+});
+
+/**
+ * The tenant of the activity running now: its priority's fairnessKey, or for a local activity the
+ * header it was scheduled with; undefined outside an activity.
+ */
 export function currentActivityTenant(): string | undefined {
   try {
-    return Context.current().info.priority?.fairnessKey || undefined;
+    return Context.current().info.priority?.fairnessKey || localActivityTenant.getStore() || undefined;
   } catch {
     return undefined;
   }

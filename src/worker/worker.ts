@@ -14,6 +14,7 @@ import { createWorkerLogger, formatLogLine } from './logging.js';
 import { combineObservers, createWebDataMetrics, WEBDATA_HISTOGRAM_BUCKETS, withStoreMetrics, WORKFLOW_METRICS_PATH, type WebDataMetrics } from './metrics.js';
 import { readOtlpSettings, startTracing, TracingUnavailableError, type OtlpSettings } from './tracing.js';
 import { workflowMetricsSinks } from './workflow-metrics-sink.js';
+import { localActivityTenantInterceptor } from './tenant-labels.js';
 import { createStore } from 'webdata-storage';
 import type { DocumentStore } from 'webdata-storage';
 import { noopMetricMeter, type DataConverter, type VersioningBehavior } from '@temporalio/common';
@@ -132,7 +133,7 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
     ...options.overrides,
     // Registered with metrics off too (a no-op meter): the ledger workflows report through it.
     sinks: { ...(metrics?.workflowSinks ?? workflowMetricsSinks(noopMetricMeter)), ...options.overrides?.sinks },
-    interceptors: { ...interceptors, ...(keyModules ? { workflowModules: keyModules } : {}), activity: [...(interceptors?.activity ?? []), keyRefs.activityInterceptor] },
+    interceptors: { ...interceptors, ...(keyModules ? { workflowModules: keyModules } : {}), activity: [...(interceptors?.activity ?? []), keyRefs.activityInterceptor, localActivityTenantInterceptor] },
   });
 }
 

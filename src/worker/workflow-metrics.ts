@@ -51,6 +51,10 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
     if (ended) moved.delete(args.jobId);
     webdataMetrics.record('webdata_job_no_progress_seconds', seconds, { kind: args.kind, job: args.jobId });
   };
+  const noteStart = (result: unknown) => {
+    const jobId = (result as { jobId?: unknown } | undefined)?.jobId;
+    if (typeof jobId === 'string') started.set(jobId, Date.now());
+  };
   return {
     inbound: [
       {
@@ -72,11 +76,16 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
     ],
     outbound: [
       {
+        // Starts are local activities (src/workflows/activities.ts), the rest are not.
+        async scheduleLocalActivity(input, next) {
+          const result = await next(input);
+          if (STARTS[input.activityType]) noteStart(result);
+          return result;
+        },
         async scheduleActivity(input, next) {
           const result = await next(input);
           if (STARTS[input.activityType]) {
-            const jobId = (result as { jobId?: unknown } | undefined)?.jobId;
-            if (typeof jobId === 'string') started.set(jobId, Date.now());
+            noteStart(result);
           } else if (input.activityType === STATUS) {
             noteProgress(input.args[0] as { jobId?: unknown; kind?: unknown } | undefined, result as StatusRead | undefined);
           } else {

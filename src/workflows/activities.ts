@@ -1,5 +1,5 @@
 // Activity proxies, one per retry group. Workflows import activity *types* only.
-import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import {
   agentStartRetryPolicy,
@@ -10,6 +10,7 @@ import {
   readRetryPolicy,
   supportRetryPolicy,
 } from '../shared/retry-policies.js';
+import { withActivityFailures } from './local-activity-failures.js';
 import { withRunPriority } from './run-priority.js';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -22,8 +23,23 @@ export const lists = withRunPriority(proxyActivities<Activities>({
   heartbeatTimeout: '15 seconds',
   retry: readRetryPolicy,
 }));
-// A start is one quick POST (the job runs on the service), so a dead worker is noticed in 30 s.
-export const starts = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy }));
+/**
+ * Job starts: one quick POST with an idempotency key (the job runs on the service), run as local
+ * activities. The start runs in the workflow task that decides it and the follower is scheduled
+ * in that same task: no task-queue round trip, no activity events and one workflow task less per
+ * start. A start run twice (the worker died before the task completed) names the same key, so the
+ * service answers with the same job. Not counted by the task queue's activity rate
+ * (maxTaskQueueActivitiesPerSecond): a 429 from the service is retried like any other failure.
+ */
+const localStarts = withActivityFailures(proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy }));
+/** Job starts as activities on the task queue: how runs recorded before LOCAL_JOB_STARTS started their jobs. */
+const scheduledStarts = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: jobStartRetryPolicy }));
+export const LOCAL_JOB_STARTS = 'local-job-starts';
+
+/** The run's job starts: local activities, unless its history started its jobs on the task queue. */
+export function starts(): typeof scheduledStarts {
+  return patched(LOCAL_JOB_STARTS) ? localStarts : scheduledStarts;
+}
 /** Agent starts: no idempotency key on that route, so only retries that cannot start a second job. */
 export const agentStarts = withRunPriority(proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: agentStartRetryPolicy }));
 export const collectors = withRunPriority(proxyActivities<Activities>({

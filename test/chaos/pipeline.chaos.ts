@@ -26,6 +26,7 @@ import {
 } from './harness.js';
 import { eventMs, historyFigures, recordScenario, seconds, stats } from './report.js';
 import { allowPrivateHosts } from '../helpers/private-hosts.js';
+import { localActivities } from '../helpers/local-activities.js';
 
 const profile = chaosProfile();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -196,12 +197,17 @@ function assertSameAsClean(run: RunFigures, what: string): void {
   assert.equal(run.result.documents, clean.result.documents);
 }
 
-/** When each stage began, from the run's history: the first activity each stage schedules. */
+/**
+ * When each stage began, from the run's history: the first activity each stage schedules (the
+ * crawl's start is a local activity, recorded by its marker).
+ */
 async function stageStarts(handle: PipelineHandle): Promise<Map<string, number>> {
   const firstActivity: Record<string, string> = { mapToStore: 'map', selectUrls: 'select', startCrawl: 'crawl', diffUrls: 'batch' };
   const starts = new Map<string, number>();
-  for (const e of (await handle.fetchHistory()).events ?? []) {
-    const stage = firstActivity[e.activityTaskScheduledEventAttributes?.activityType?.name ?? ''];
+  const events = (await handle.fetchHistory()).events ?? [];
+  const localTypes = new Map(localActivities(events).map((call) => [call.event, call.type]));
+  for (const e of events) {
+    const stage = firstActivity[e.activityTaskScheduledEventAttributes?.activityType?.name ?? localTypes.get(e) ?? ''];
     if (stage && !starts.has(stage)) starts.set(stage, eventMs(e));
     if (e.workflowExecutionCompletedEventAttributes) starts.set('done', eventMs(e));
   }

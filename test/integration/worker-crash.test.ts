@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { defaultPayloadConverter } from '@temporalio/common';
 import { WebDataClient } from '../../packages/client/src/client.js';
 import { startPipeline } from '../../src/client/pipeline.js';
 import { FilesystemStore } from '../../packages/storage/src/index.js';
@@ -17,6 +16,7 @@ import { startTestTemporal } from '../helpers/temporal.js';
 import { nodeScriptArgs } from '../helpers/node-script.js';
 import { pipelineWorkflowBundle } from '../helpers/workflow-bundle.js';
 import { allowPrivateHosts } from '../helpers/private-hosts.js';
+import { localActivities } from '../helpers/local-activities.js';
 
 const API_KEY = 'local-dev-key';
 let env: TestWorkflowEnvironment;
@@ -145,9 +145,8 @@ test('a lost job-start response is recovered through the idempotency key (409), 
     assert.equal(result.stages.crawl?.status, 'completed', JSON.stringify(result.stages.crawl));
     assert.deepEqual(await crawlJobsSince(since), [result.stages.crawl?.jobId]);
     const history = await handle.fetchHistory();
-    const results = (history.events ?? [])
-      .flatMap((e) => e.activityTaskCompletedEventAttributes?.result?.payloads ?? [])
-      .map((p) => defaultPayloadConverter.fromPayload<{ recovered?: boolean; jobId?: string }>(p));
+    // The start (a local activity) answered with the job the idempotency key found.
+    const results = localActivities(history.events, 'startCrawl').map((call) => call.result as { recovered?: boolean; jobId?: string } | undefined);
     assert.ok(results.some((r) => r?.recovered === true && r.jobId === result.stages.crawl?.jobId), 'the start was not recovered');
   } finally {
     service.faults.set('local', undefined);

@@ -6,7 +6,6 @@
 // share comes back at the end. The team's concurrency comes from GET /v2/team/queue-status.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultPayloadConverter } from '@temporalio/common';
 import { defaultLocalTeam } from '../../packages/service/src/config/defaults.js';
 import type { DevStack } from '../../src/cli/dev-stack.js';
 import { startPipeline } from '../../src/client/pipeline.js';
@@ -14,9 +13,11 @@ import { acquireShare, governorStatus, releaseShare, type GovernorTarget } from 
 import type { PipelineInput } from '../../src/workflows/input.js';
 import { governorWorkflowId } from '../../src/shared/team-governor-messages.js';
 import { recordHistory } from '../helpers/histories.js';
+import { localActivities } from '../helpers/local-activities.js';
 import { startStack } from '../helpers/stack.js';
 
 const CONCURRENCY = 3;
+const CHUNK_PAGES = 10;
 let stack: DevStack;
 // One describe, so that its hooks stay with its tests when the folder runs in one process (together.ts).
 describe('governor-stack', () => {
@@ -33,7 +34,7 @@ describe('governor-stack', () => {
     tenant,
     select: { limit: pages },
     // overcommit 1: shares add up to the team's 3, so the line and its split are what is seen.
-    governor: { chunkPages: 10, overcommit: 1 },
+    governor: { chunkPages: CHUNK_PAGES, overcommit: 1 },
     stages: { interact: false, support: false },
   });
 
@@ -46,17 +47,18 @@ describe('governor-stack', () => {
     assert.fail(`timed out waiting for ${what}`);
   }
 
-  /** The batch starts a run scheduled, in order: [offset, limit, maxConcurrency]. */
+  /**
+   * The batch starts a run made, in order: [offset, limit, maxConcurrency]. A start is a local
+   * activity, whose marker keeps no input: read from its summary, "batch scrape chunk i/n: N URLs,
+   * S at once", the chunk's index (offset = index × the chunk size), size and share.
+   */
   async function batchStarts(workflowId: string): Promise<Array<[number, number, number]>> {
     const history = await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory();
-    const out: Array<[number, number, number]> = [];
-    for (const event of history.events ?? []) {
-      const scheduled = event.activityTaskScheduledEventAttributes;
-      if (scheduled?.activityType?.name !== 'startBatchScrape') continue;
-      const arg = defaultPayloadConverter.fromPayload<{ urlsFrom: { offset: number; limit: number }; options: { maxConcurrency: number } }>(scheduled.input!.payloads![0]);
-      out.push([arg.urlsFrom.offset, arg.urlsFrom.limit, arg.options.maxConcurrency]);
-    }
-    return out;
+    return localActivities(history.events, 'startBatchScrape').map(({ summary }) => {
+      const m = /^batch scrape chunk (\d+)\/\d+: (\d+) URLs, (\d+) at once$/.exec(summary ?? '');
+      assert.ok(m, `a batch start's summary: ${summary}`);
+      return [(Number(m[1]) - 1) * CHUNK_PAGES, Number(m[2]), Number(m[3])];
+    });
   }
 
   test('two tenants share a team of 3: granted together 2 and 1, the small run beside the large one; all shares come back', async () => {

@@ -37,7 +37,7 @@ export async function appendAfterRaise(pipeline: PipelineRuntime, plan: AppendPl
     const urlsFrom = { runId: state.runId, list: plan.list, offset: progress.taken, limit: fit.units };
     const appended: AppendBatchResult = progress.noAppend
       ? { kind: 'not-available', reason: 'learned from an earlier addition' }
-      : await starts.appendBatchScrape.executeWithOptions(
+      : await starts().appendBatchScrape.executeWithOptions(
         { summary: `append ${fit.units} URLs to batch ${jobId}` },
         [{ jobId, urlsFrom, options: plan.options, idempotencyKey: key(state.idempotencyKeys, `batch+append#${n}`), totalBefore: report.total ?? progress.taken }],
       );
@@ -63,7 +63,7 @@ export async function appendAfterRaise(pipeline: PipelineRuntime, plan: AppendPl
       }
       const newId = appended.kind === 'not-available' && appended.startedJobId
         ? appended.startedJobId
-        : (await starts.startBatchScrape.executeWithOptions(
+        : (await starts().startBatchScrape.executeWithOptions(
           { summary: `batch scrape ${fit.units} URLs left` },
           [{ urlsFrom, options: plan.options, idempotencyKey: key(state.idempotencyKeys, `batch+new#${n}`) }],
         )).jobId;

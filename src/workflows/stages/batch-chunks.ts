@@ -34,7 +34,7 @@ export async function runChunks(
         tight: fit.tight,
         keyName: `batch#chunk${index}`,
         start: (idempotencyKey) =>
-          starts.startBatchScrape.executeWithOptions(
+          starts().startBatchScrape.executeWithOptions(
             { summary: `batch scrape chunk ${index + 1}/${total}: ${size} URLs, ${share} at once` },
             [{ urlsFrom: { runId: state.runId, list, offset, limit: size }, options: { ...options, maxConcurrency: share }, idempotencyKey, governed: governedInput(governor) }],
           ),

@@ -78,7 +78,7 @@ export async function runBatch(pipeline: PipelineRuntime): Promise<StageOutcome>
     perPage,
     recover: (lost) => recoveryBatch(pipeline, lost, count, perPage, options),
     start: (idempotencyKey) =>
-      starts.startBatchScrape.executeWithOptions(
+      starts().startBatchScrape.executeWithOptions(
         { summary: `batch scrape ${count} URLs` },
         [{ urlsFrom: { runId: state.runId, list: state.lists.missing ?? 'missing', limit: count }, options, idempotencyKey }],
       ),

@@ -64,7 +64,7 @@ async function crawlJob(
     limitCut: { requested: crawl.limit ?? DEFAULT_CRAWL_LIMIT },
     recover: (lost) => recoveryCrawl(pipeline, body, lost, perPage),
     start: async (idempotencyKey) => {
-      const started = await starts.startCrawl.executeWithOptions(
+      const started = await starts().startCrawl.executeWithOptions(
         { summary: `crawl ${hostOf(config.url)} limit ${crawl.limit ?? DEFAULT_CRAWL_LIMIT}` },
         [{ body, idempotencyKey, ...(governed ? { governed } : {}) }],
       );

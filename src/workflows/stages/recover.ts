@@ -59,7 +59,7 @@ export async function recoveryCrawl(pipeline: PipelineRuntime, body: CrawlReques
   const fit = await fitJob(pipeline, 'crawl: recovery limit', missing + again, perPage);
   if (fit.kind === 'skip') return { kind: 'impossible', reason: fit.reason };
   const recovery: CrawlRequest = { ...body, limit: fit.units, excludePaths: [...excludes, ...patterns] };
-  return recoveryJob('crawl', fit, perPage, lost, (idempotencyKey) => starts.startCrawl.executeWithOptions(
+  return recoveryJob('crawl', fit, perPage, lost, (idempotencyKey) => starts().startCrawl.executeWithOptions(
     { summary: `crawl ${hostOf(body.url)} again without the ${lost.documents} pages lost job ${lost.jobId} stored` },
     [{ body: recovery, idempotencyKey }],
   ));
@@ -82,7 +82,7 @@ export async function recoveryBatch(
   if (wanted <= 0) return { kind: 'nothing', why: `it had stored ${lost.documents} of its ${urls} URLs` };
   const fit = await fitJob(pipeline, 'batch: recovery URLs', wanted, perPage);
   if (fit.kind === 'skip') return { kind: 'impossible', reason: fit.reason };
-  return recoveryJob('batch', fit, perPage, lost, (idempotencyKey) => starts.startBatchScrape.executeWithOptions(
+  return recoveryJob('batch', fit, perPage, lost, (idempotencyKey) => starts().startBatchScrape.executeWithOptions(
     { summary: `batch scrape ${fit.units} URLs lost batch ${lost.jobId} did not store` },
     [{ urlsFrom: { runId: state.runId, list: 'missing.recovery', limit: fit.units }, options, idempotencyKey }],
   ));
