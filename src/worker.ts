@@ -12,6 +12,7 @@ export { writeWorkflowBundle } from './worker/bundle.js';
 export { createWebDataMetrics, withStoreMetrics, combineObservers, WORKFLOW_METRICS_PATH, WEBDATA_HISTOGRAM_BUCKETS, type WebDataMetrics, type RequestObserver } from './worker/metrics.js';
 export { readOtlpSettings, startTracing, TracingUnavailableError, TRACING_PACKAGES, type OtlpSettings, type Tracing } from './worker/tracing.js';
 export { createWorkerLogger, formatLogLine } from './worker/logging.js';
+export { localActivityTenantInterceptor } from './worker/tenant-labels.js';
 export { readWorkerSettings, WorkerSettingsError, type WorkerSettings } from './config/worker-env.js';
 export {
   API_KEY_REF_INTERCEPTOR_PATH, API_KEY_REF_HEADER, createApiKeyRefs, envApiKeyResolver, fileApiKeyResolver, apiKeyEnvName, apiKeyResolverFromSetting,

@@ -13,7 +13,7 @@ import { decodeHistory, HISTORIES_0X_DIR, HISTORIES_DIR, HISTORY_EXTENSION } fro
 import { RELEASE_0X, releaseWorkflowBundle } from '../helpers/release-bundle.js';
 import { quietTemporalLogs } from '../helpers/temporal.js';
 
-const REQUIRED = ['success', 'failure-repaired', 'budget-stop', 'cancelled', 'tenant-budget', 'batch-append-follows-on', 'limit-cut', 'limit-cut-from-collector', 'agent-polled', 'lost-job-recovered', 'team-governor-notices', 'team-governor-workflow', 'tenant-slot-waited', 'tenant-ledger-slots', 'tenant-hour-waited'];
+const REQUIRED = ['success', 'failure-repaired', 'budget-stop', 'cancelled', 'tenant-budget', 'batch-append-follows-on', 'limit-cut', 'limit-cut-from-collector', 'success-before-local-starts', 'agent-polled', 'lost-job-recovered', 'team-governor-notices', 'team-governor-workflow', 'tenant-slot-waited', 'tenant-ledger-slots', 'tenant-hour-waited'];
 /** The long-lived workflows (continue-as-new): 1.0 keeps their patches deprecated, so it replays 0.x's histories too. */
 const ENTITIES = ['team-governor-workflow', 'tenant-ledger-slots'];
 
