@@ -28,6 +28,8 @@ export function documentBase(scan: PageScan, pageUrl: string): string {
  */
 export class PageUrls {
   private readonly hrefs = new Map<string, string | null>();
+  /** The base's http(s) root without its '/' (`https://host:port`), '' before it is needed, null where there is none. */
+  private root: string | null = '';
 
   constructor(readonly base: string) {}
 
@@ -35,16 +37,39 @@ export class PageUrls {
   href(trimmed: string): string | null {
     let href = this.hrefs.get(trimmed);
     if (href === undefined) {
-      try {
-        href = new URL(trimmed, this.base).href;
-      } catch {
-        href = null;
+      const root = PLAIN_PATH.test(trimmed) ? this.httpRoot() : null;
+      if (root !== null) href = root + trimmed;
+      else {
+        try {
+          href = new URL(trimmed, this.base).href;
+        } catch {
+          href = null;
+        }
       }
       this.hrefs.set(trimmed, href);
     }
     return href;
   }
+
+  private httpRoot(): string | null {
+    if (this.root === '') {
+      try {
+        const url = new URL('/', this.base);
+        this.root = url.protocol === 'http:' || url.protocol === 'https:' ? url.href.slice(0, -1) : null;
+      } catch {
+        this.root = null;
+      }
+    }
+    return this.root;
+  }
 }
+
+/**
+ * A root-relative path a URL parser leaves as written: segments of unreserved characters, none
+ * empty or starting with a dot (no dot segments), so against an http(s) base it resolves to the
+ * base's root followed by the path, without parsing it.
+ */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9_~.-]*)+\/?$/;
 
 /** Absolute http(s) URL without fragment, or null. */
 export function absoluteHttpUrl(href: string | undefined, urls: PageUrls): string | null {
