@@ -146,7 +146,7 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
     if (phase !== 'body' && phase !== 'head' && !SPACE.test(html.slice(at, lt < 0 ? html.length : lt))) return null;
     if (lt < 0) break;
     const next = html.charCodeAt(lt + 1);
-    if (html.startsWith('<!--', lt)) {
+    if (next === 0x21 /* ! */ && html.startsWith('--', lt + 2)) {
       // htmlparser2 does not end a comment at `<!-->` or `<!--->`, as browsers do.
       if (html.startsWith('>', lt + 4) || html.startsWith('->', lt + 4)) return null;
       const end = html.indexOf('-->', lt + 4);
@@ -164,7 +164,7 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
     }
     if (next === 0x2f /* / */) {
       // Most end tags close the innermost element, written as it was opened: compared in place.
-      const top = open.at(-1);
+      const top = open.length > 0 ? open[open.length - 1] : undefined;
       if (top !== undefined && html.charCodeAt(lt + 2 + top.length) === 0x3e /* > */ && html.startsWith(top, lt + 2)) {
         at = lt + 3 + top.length;
         if (!closeTop(lt)) return null;
@@ -236,9 +236,10 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
       return null;
     }
     const implied = element.implies;
-    if (implied && open.length > 0 && implied.has(open.at(-1)!)) return null;
+    if (implied && open.length > 0 && implied.has(open[open.length - 1])) return null;
     if (name === 'table') tables.push(false);
-    else if (name === 'tr' && cutAt < 0) tables.fill(true);
+    // A row counts for every open table; those that had one already are the outer ones.
+    else if (name === 'tr' && cutAt < 0) for (let i = tables.length - 1; i >= 0 && !tables[i]; i--) tables[i] = true;
     if (kind & Kind.Void || (reader.selfClosing && inForeignContent(open))) {
       if (removed) cut(lt, at);
     } else {
