@@ -37,7 +37,7 @@ export class PageUrls {
   href(trimmed: string): string | null {
     let href = this.hrefs.get(trimmed);
     if (href === undefined) {
-      const root = PLAIN_PATH.test(trimmed) ? this.httpRoot() : null;
+      const root = isPlainPath(trimmed) ? this.httpRoot() : null;
       if (root !== null) href = root + trimmed;
       else {
         try {
@@ -70,6 +70,7 @@ export class PageUrls {
  * base's root followed by the path, without parsing it.
  */
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9_~.-]*)+\/?$/;
+export const isPlainPath = (url: string): boolean => PLAIN_PATH.test(url);
 
 /** Absolute http(s) URL without fragment, or null. */
 export function absoluteHttpUrl(href: string | undefined, urls: PageUrls): string | null {

@@ -30,6 +30,7 @@ export function convertNatively(rawHtml: string, pageUrl: string, options: HtmlO
   const pre = prescan(rawHtml, {
     origin,
     resolve: (url) => urls.href(url.trim()),
+    plainPathsAsWritten: urls.href('/') === `${origin}/`,
     onlyMainContent: options.onlyMainContent,
     removeBase64Images: options.removeBase64Images,
   });

@@ -12,8 +12,9 @@
 // (every fixture, corpus and demo page).
 import { FRAME_LINK_TEXT } from './clean.js';
 import type { PageScan, Tag } from './dom.js';
+import { isPlainPath } from './links.js';
 import { isForceIncluded, isNonMain } from './main-content.js';
-import { elementInfo, Kind } from './native-elements.js';
+import { elementAt, Kind } from './native-elements.js';
 import { decode, referencesAgree } from './native-references.js';
 import { isSpace, NO_ATTRIBUTES, StartTagReader } from './native-start-tag.js';
 import { esc } from './text.js';
@@ -50,6 +51,8 @@ export interface PrescanOptions {
   origin: string;
   /** Resolves a URL as the tree path does (links.ts PageUrls), null when it does not parse. */
   resolve(url: string): string | null;
+  /** Whether a plain root-relative path (links.ts isPlainPath) resolves to the origin followed by it: not where the page URL holds user info. */
+  plainPathsAsWritten: boolean;
   onlyMainContent: boolean;
   removeBase64Images: boolean;
 }
@@ -58,6 +61,7 @@ export interface PrescanOptions {
 function sameUrl(value: string, options: PrescanOptions): boolean {
   if (value !== value.trim()) return false;
   if (value.charCodeAt(0) === 0x2f /* / */ && value.charCodeAt(1) !== 0x2f) {
+    if (options.plainPathsAsWritten && isPlainPath(value)) return true;
     const resolved = options.resolve(value);
     return resolved !== null && resolved.length === options.origin.length + value.length
       && resolved.startsWith(options.origin) && resolved.endsWith(value);
@@ -194,7 +198,7 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
     }
     if (!reader.read(html, lt)) return null;
     at = reader.end;
-    const element = elementInfo(reader.name);
+    const element = elementAt(html, reader.nameStart, reader.nameEnd);
     const { name, kind } = element;
     // Attributes are read where the scan or the checks use them, or entities need checking.
     const attribs = kind & Kind.Scanned || reader.marked ? reader.attributes() : NO_ATTRIBUTES;

@@ -13,7 +13,6 @@ export const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || 
 const isNameChar = (c: number) => c === c && !isSpace(c) && c !== 0x22 && c !== 0x27 && c !== 0x3c && c !== 0x3e && c !== 0x2f && c !== 0x3d;
 /** An unquoted value's characters: not space, `"`, `'`, `=`, `<`, `>`, or a backtick. */
 const isValueChar = (c: number) => c === c && !isSpace(c) && c !== 0x22 && c !== 0x27 && c !== 0x3d && c !== 0x3c && c !== 0x3e && c !== 0x60;
-const isLower = (c: number) => c >= 0x61 && c <= 0x7a;
 /** Whether html[start, end) is `id` or `class` in any case (no other character lowercases to these letters). */
 function isIdOrClass(html: string, start: number, end: number): boolean {
   if (end - start === 2) return (html.charCodeAt(start) | 0x20) === 0x69 && (html.charCodeAt(start + 1) | 0x20) === 0x64;
@@ -26,8 +25,9 @@ function isIdOrClass(html: string, start: number, end: number): boolean {
  * attributes are kept as positions and made into an object only when asked for.
  */
 export class StartTagReader {
-  /** The lowercased name. */
-  name = '';
+  /** Where the name is written: html[nameStart, nameEnd). */
+  nameStart = 0;
+  nameEnd = 0;
   /** Where the tag ends (after its '>'). */
   end = 0;
   /** Whether it ends with `/>`. */
@@ -46,10 +46,9 @@ export class StartTagReader {
     let count = 0;
     this.marked = false;
     let i = lt + 1;
-    let plain = true;
-    for (let c = html.charCodeAt(i); c === c && !isSpace(c) && c !== 0x2f && c !== 0x3e; c = html.charCodeAt(++i)) if (plain && !isLower(c)) plain = false;
-    const name = html.slice(lt + 1, i);
-    this.name = plain ? name : name.toLowerCase();
+    for (let c = html.charCodeAt(i); c === c && !isSpace(c) && c !== 0x2f && c !== 0x3e; c = html.charCodeAt(++i));
+    this.nameStart = lt + 1;
+    this.nameEnd = i;
     for (;;) {
       let j = i;
       while (isSpace(html.charCodeAt(j))) j++;
