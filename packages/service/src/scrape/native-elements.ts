@@ -58,13 +58,19 @@ export interface ElementInfo {
   /** The name, interned: compared and kept on the open elements' stack. */
   readonly name: string;
   readonly kind: number;
-  /** The open elements a start tag of this name closes (htmlparser2's openImpliesClose). */
-  readonly implies: ReadonlySet<string> | undefined;
+  /** The elements a start tag of this name closes when open (htmlparser2's openImpliesClose), as their `bit`s. */
+  readonly closes: number;
+  /** This element's bit among those a start tag may close, else 0. */
+  readonly bit: number;
   /** What the cleaning renames it to (clean.ts READ_AS). */
   readonly readAs: string | undefined;
   /** Where a raw-text element's text ends. */
   readonly rawEnd: RegExp | undefined;
 }
+
+/** The elements a start tag may close, each given a bit. */
+const CLOSABLE = [...new Set([...OPEN_IMPLIES_CLOSE.values()].flatMap((closed) => [...closed]))];
+const bitOf = (name: string): number => (CLOSABLE.includes(name) ? 1 << CLOSABLE.indexOf(name) : 0);
 
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
@@ -76,7 +82,8 @@ function info(name: string): ElementInfo {
   return {
     name,
     kind,
-    implies: OPEN_IMPLIES_CLOSE.get(name),
+    closes: [...OPEN_IMPLIES_CLOSE.get(name) ?? []].reduce((mask, closed) => mask | bitOf(closed), 0),
+    bit: bitOf(name),
     readAs: Object.hasOwn(READ_AS, name) ? READ_AS[name] : undefined,
     rawEnd: RAW_TEXT.includes(name) ? new RegExp(`</${name}[ \\t\\n\\f\\r>]`, 'gi') : undefined,
   };

@@ -14,7 +14,7 @@ import { FRAME_LINK_TEXT } from './clean.js';
 import type { PageScan, Tag } from './dom.js';
 import { isPlainPath } from './links.js';
 import { isForceIncluded, isNonMain } from './main-content.js';
-import { elementAt, Kind } from './native-elements.js';
+import { elementAt, Kind, type ElementInfo } from './native-elements.js';
 import { decode, referencesAgree } from './native-references.js';
 import { isSpace, NO_ATTRIBUTES, StartTagReader } from './native-start-tag.js';
 import { esc } from './text.js';
@@ -36,10 +36,10 @@ const FOREIGN: ReadonlySet<string> = new Set(['svg', 'math']);
 const INTEGRATION: ReadonlySet<string> = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
 
 /** Whether the innermost open element that decides it is an <svg> or <math> (htmlparser2's foreign context). */
-function inForeignContent(open: readonly string[]): boolean {
+function inForeignContent(open: readonly ElementInfo[]): boolean {
   for (let i = open.length - 1; i >= 0; i--) {
-    if (FOREIGN.has(open[i])) return true;
-    if (INTEGRATION.has(open[i])) return false;
+    if (FOREIGN.has(open[i].name)) return true;
+    if (INTEGRATION.has(open[i].name)) return false;
   }
   return false;
 }
@@ -113,7 +113,7 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
   // Open elements (htmlparser2's stack, which strict nesting keeps equal to the source's), and
   // where each began. Pages whose tags close out of order, or that lean on implied end tags, are
   // declined: there htmlparser2 and mdream may build different trees.
-  const open: string[] = [];
+  const open: ElementInfo[] = [];
   const starts: number[] = [];
   /** What each open element is renamed to in the content (clean.ts READ_AS), if it is. */
   const renamed: (string | undefined)[] = [];
@@ -134,7 +134,7 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
   const reader = new StartTagReader();
   /** Closes the innermost open element at its end tag (`lt` to `at`); false where the page is declined. */
   const closeTop = (lt: number): boolean => {
-    const name = open.pop()!;
+    const { name } = open.pop()!;
     const start = starts.pop()!;
     const readAs = renamed.pop();
     if (name === 'table' && tables.pop() === false && cutAt < 0) return false;
@@ -168,7 +168,7 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
     }
     if (next === 0x2f /* / */) {
       // Most end tags close the innermost element, written as it was opened: compared in place.
-      const top = open.length > 0 ? open[open.length - 1] : undefined;
+      const top = open.length > 0 ? open[open.length - 1].name : undefined;
       if (top !== undefined && html.charCodeAt(lt + 2 + top.length) === 0x3e /* > */ && html.startsWith(top, lt + 2)) {
         at = lt + 3 + top.length;
         if (!closeTop(lt)) return null;
@@ -239,8 +239,7 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
       // keeps it, a <base> moves every URL, the document's own elements.
       return null;
     }
-    const implied = element.implies;
-    if (implied && open.length > 0 && implied.has(open[open.length - 1])) return null;
+    if (element.closes !== 0 && open.length > 0 && (element.closes & open[open.length - 1].bit) !== 0) return null;
     if (name === 'table') tables.push(false);
     // A row counts for every open table; those that had one already are the outer ones.
     else if (name === 'tr' && cutAt < 0) for (let i = tables.length - 1; i >= 0 && !tables[i]; i--) tables[i] = true;
@@ -255,7 +254,7 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
       }
       const readAs = phase === 'body' && cutAt < 0 ? element.readAs : undefined;
       if (readAs) cut(lt, lt + 1 + name.length, `<${readAs}`);
-      open.push(name);
+      open.push(element);
       starts.push(lt);
       renamed.push(readAs);
     }
