@@ -20,6 +20,32 @@ function isIdOrClass(html: string, start: number, end: number): boolean {
     && (html.charCodeAt(start + 2) | 0x20) === 0x61 && (html.charCodeAt(start + 3) | 0x20) === 0x73 && (html.charCodeAt(start + 4) | 0x20) === 0x73;
 }
 
+/** Attribute names pages use most, by the length and first character of the name, under 16 and 128. */
+const COMMON_NAMES: (string[] | undefined)[] = Array.from({ length: 16 * 128 }, () => undefined);
+for (const name of [
+  'href', 'src', 'class', 'id', 'rel', 'name', 'content', 'property', 'itemprop', 'lang', 'alt', 'title', 'charset', 'type', 'srcset',
+  'width', 'height', 'target', 'style', 'hidden', 'role', 'loading', 'sizes', 'media', 'http-equiv', 'colspan', 'rowspan', 'value',
+]) (COMMON_NAMES[name.length * 128 + name.charCodeAt(0)] ??= []).push(name);
+
+/**
+ * The lowercased attribute name written at html[start, end). A common name written in lower case
+ * is given as the constant string: an object's properties are keyed by such strings, and a key
+ * made from the page would first be looked up in the engine's table of them.
+ */
+function attributeName(html: string, start: number, end: number): string {
+  const length = end - start;
+  const first = html.charCodeAt(start);
+  const candidates = length < 16 && first < 128 ? COMMON_NAMES[length * 128 + first] : undefined;
+  if (candidates) {
+    for (const name of candidates) {
+      let k = 1;
+      while (k < length && html.charCodeAt(start + k) === name.charCodeAt(k)) k++;
+      if (k === length) return name;
+    }
+  }
+  return html.slice(start, end).toLowerCase();
+}
+
 /**
  * Reads one start tag at a time; what it read stays in its fields until the next read. The
  * attributes are kept as positions and made into an object only when asked for.
@@ -110,7 +136,7 @@ export class StartTagReader {
     // Without a prototype, a lookup of any name is an own property or undefined.
     const attribs = Object.create(null) as Record<string, string>;
     for (let k = 0; k < this.count; k += 4) {
-      const name = html.slice(spans[k], spans[k + 1]).toLowerCase();
+      const name = attributeName(html, spans[k], spans[k + 1]);
       if (attribs[name] !== undefined) continue;
       const value = spans[k + 2] < 0 ? '' : decode(html.slice(spans[k + 2], spans[k + 3]));
       if (value === null) return null;
