@@ -97,6 +97,12 @@ function endTagName(html: string, lt: number): string | null {
   return html.slice(lt + 2, nameEnd).toLowerCase();
 }
 
+/** Whether `name` is written at html[at]: compared in a loop, cheaper than a call for names this short. */
+function writtenAt(html: string, at: number, name: string): boolean {
+  for (let k = 0; k < name.length; k++) if (html.charCodeAt(at + k) !== name.charCodeAt(k)) return false;
+  return true;
+}
+
 /** Where the scan is in the page's shape: doctype, <html>, <head>…</head>, <body>…, </body>, </html>. */
 type Phase = 'before' | 'head' | 'between' | 'body' | 'after';
 
@@ -169,7 +175,7 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
     if (next === 0x2f /* / */) {
       // Most end tags close the innermost element, written as it was opened: compared in place.
       const top = open.length > 0 ? open[open.length - 1].name : undefined;
-      if (top !== undefined && html.charCodeAt(lt + 2 + top.length) === 0x3e /* > */ && html.startsWith(top, lt + 2)) {
+      if (top !== undefined && html.charCodeAt(lt + 2 + top.length) === 0x3e /* > */ && writtenAt(html, lt + 2, top)) {
         at = lt + 3 + top.length;
         if (!closeTop(lt)) return null;
         continue;
