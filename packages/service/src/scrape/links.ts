@@ -65,11 +65,11 @@ export class PageUrls {
 }
 
 /**
- * A root-relative path a URL parser leaves as written: segments of unreserved characters, none
- * empty or starting with a dot (no dot segments), so against an http(s) base it resolves to the
- * base's root followed by the path, without parsing it.
+ * A root-relative path a URL parser leaves as written: '/', or segments of unreserved characters,
+ * none empty or starting with a dot (no dot segments), so against an http(s) base it resolves to
+ * the base's root followed by the path, without parsing it.
  */
-const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9_~.-]*)+\/?$/;
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9_~.-]*)*\/$|^(?:\/[A-Za-z0-9_~-][A-Za-z0-9_~.-]*)+$/;
 export const isPlainPath = (url: string): boolean => PLAIN_PATH.test(url);
 
 /** Absolute http(s) URL without fragment, or null. */
