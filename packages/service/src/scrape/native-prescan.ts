@@ -1,15 +1,15 @@
-// The cheap look at a raw page that the native pass (native-pass.ts) stands on: tags found by
-// regular expressions, no parser, no tree. It gathers what metadata and links read (dom.ts
-// PageScan) and the body's source with what the cleaning removes cut out (clean.ts NON_CONTENT,
-// comments, main-content.ts's list, inputs), frames replaced by their links and renamed elements
-// renamed: the HTML the tree path would give mdream, as written rather than re-serialized. That
-// holds only where the source is read as htmlparser2 reads it, so the scan takes a plain subset
-// of HTML: strictly nested tags (no implied end tags, which mdream's parser may place otherwise),
-// attributes spaced and quoted or simple, entities of a few kinds, the usual document shape.
-// Anything outside it, and what the cleaning changes otherwise (captions moved, row-less tables
-// dropped, URLs not already as the tree path writes them), declines the page and the parsers
-// answer. Declining is always safe; answering wrongly is what test/native-pass.test.ts looks for
-// (every fixture, corpus and demo page).
+// The cheap look at a raw page that the native pass (native-pass.ts) stands on: tags read in one
+// forward scan (start tags by native-start-tag.ts), no parser, no tree. It gathers what metadata
+// and links read (dom.ts PageScan) and the body's source with what the cleaning removes cut out
+// (clean.ts NON_CONTENT, comments, main-content.ts's list, inputs), frames replaced by their links
+// and renamed elements renamed: the HTML the tree path would give mdream, as written rather than
+// re-serialized. That holds only where the source is read as htmlparser2 reads it, so the scan
+// takes a plain subset of HTML: strictly nested tags (no implied end tags, which mdream's parser
+// may place otherwise), attributes spaced and quoted or simple, entities of a few kinds, the usual
+// document shape. Anything outside it, and what the cleaning changes otherwise (captions moved,
+// row-less tables dropped, URLs not already as the tree path writes them), declines the page and
+// the parsers answer. Declining is always safe; answering wrongly is what test/native-pass.test.ts
+// looks for (every fixture, corpus and demo page).
 import { FRAME_LINK_TEXT } from './clean.js';
 import type { PageScan, Tag } from './dom.js';
 import { isPlainPath } from './links.js';
