@@ -26,8 +26,10 @@ export const batchScrapeRequestSchema = body({
 
 /** Same acceptance as the `httpUrl` schema: parses, and the scheme is http or https. */
 export function isHttpUrl(value: string): boolean {
-  return z.url({ protocol: /^https?$/ }).safeParse(value).success;
+  return HTTP_URL.safeParse(value).success;
 }
+/** Built once: a batch checks each of its URLs, and building the schema cost more than the check. */
+const HTTP_URL = z.url({ protocol: /^https?$/ });
 
 export type BatchScrapeRequest = z.input<typeof batchScrapeRequestSchema>;
 export type BatchScrapeRequestParsed = z.output<typeof batchScrapeRequestSchema>;

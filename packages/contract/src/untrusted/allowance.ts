@@ -104,6 +104,16 @@ export function urlPort(url: URL): string {
  * dotted, IPv6 compressed in brackets (as WHATWG URL writes it).
  */
 export function normalizeHost(host: string): string {
+  // A batch names one site's host a thousand times; the IPv6 and IPv4 checks are the cost.
+  if (host === lastHost) return lastNormalized;
+  lastNormalized = normalizeUncached(host);
+  lastHost = host;
+  return lastNormalized;
+}
+let lastHost: string | undefined;
+let lastNormalized = '';
+
+function normalizeUncached(host: string): string {
   const bare = host.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase().replace(/\.+$/, '');
   if (ipaddr.IPv6.isValid(bare) && bare.includes(':')) return `[${ipaddr.IPv6.parse(bare).toString()}]`;
   if (ipaddr.IPv4.isValidFourPartDecimal(bare)) return ipaddr.IPv4.parse(bare).toString();

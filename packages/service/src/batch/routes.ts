@@ -32,8 +32,9 @@ function startBatch(jobsRuntime: JobsRuntime, req: RouteRequest): RouteResponse<
     throw forbidden('Forbidden: zeroDataRetention is not enabled for this team; contact support to enable it');
   }
   // Without ignoreInvalidURLs the schema already refused bad entries.
-  const valid = given.filter((u) => isHttpUrl(u));
-  const invalidURLs = given.filter((u) => !isHttpUrl(u));
+  const isValid = given.map((u) => isHttpUrl(u));
+  const valid = given.filter((_, i) => isValid[i]);
+  const invalidURLs = given.filter((_, i) => !isValid[i]);
   if (valid.length === 0) {
     throw badRequest('Bad Request: no valid URLs to scrape', [{ path: ['urls'], message: 'must contain at least one valid http(s) URL' }]);
   }

@@ -2,6 +2,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
 export function newJobId(now = Date.now()): string {
+  // The random part of a v4 UUID is where v7 wants its own, with the same variant bits; randomUUID
+  // draws from a buffered pool, where randomBytes asks for (and allocates) 16 bytes per id.
+  if (Number.isSafeInteger(now) && now >= 0 && now < 2 ** 48) {
+    const time = now.toString(16).padStart(12, '0');
+    const random = randomUUID();
+    return `${time.slice(0, 8)}-${time.slice(8)}-7${random.slice(15)}`;
+  }
   const bytes = randomBytes(16);
   let ms = BigInt(now);
   for (let i = 5; i >= 0; i--) {

@@ -7,7 +7,7 @@ import { newJobId } from '../http/ids.js';
 import { emitJobEvent } from './events.js';
 import { passStallGate } from './stall.js';
 import type { JobsRuntime } from './runtime.js';
-import type { Job } from './types.js';
+import type { Job, JobDocument } from './types.js';
 
 export type PageAttempt =
   | { kind: 'ok'; scrapeId: string; outcome: ScrapeOutcome; waitedMs: number }
@@ -56,11 +56,27 @@ export function recordDocument(jobsRuntime: JobsRuntime, job: Job, attempt: Extr
   const doc = { ...attempt.outcome.document, metadata } as typeof attempt.outcome.document;
   ctx.ledger.charge({ teamId: job.team.id, apiKey: job.apiKey, credits, reason: job.kind, jobId: job.id });
   job.creditsUsed += credits;
-  job.documents.push({ doc, bytes: Buffer.byteLength(JSON.stringify(doc)) });
+  job.documents.push(new KeptDocument(doc));
   keepScrapeRecord(jobsRuntime, job, attempt.scrapeId, doc);
   if (doc.metadata.statusCode < 400 && isPublicFetch(job)) ctx.pageIndex?.index(doc);
   job.changes.notify();
   emitJobEvent(ctx, job, 'page', { success: true, data: [doc] });
+}
+
+/**
+ * A recorded page, measured when a status page is cut (paging.ts), not as it is recorded: most
+ * pages of a large job are read a few at a time, or go out by webhook, and serializing every
+ * page on the scrape path cost more than keeping it. Documents are not changed once recorded.
+ */
+class KeptDocument implements JobDocument {
+  private size = -1;
+
+  constructor(readonly doc: PageDocument) {}
+
+  get bytes(): number {
+    if (this.size < 0) this.size = Buffer.byteLength(JSON.stringify(this.doc));
+    return this.size;
+  }
 }
 
 /**

@@ -13,9 +13,9 @@ export type JobError = JobErrorEntry & { timestamp: string };
 
 /** A page a job holds (not the storage package's StoredDocument): the document and its size. */
 export interface JobDocument {
-  doc: PageDocument;
-  /** Size of JSON.stringify(doc) in bytes, measured once for the paging cut. */
-  bytes: number;
+  readonly doc: PageDocument;
+  /** Size of JSON.stringify(doc) in bytes, for the paging cut. */
+  readonly bytes: number;
 }
 
 export interface Job {

@@ -28,6 +28,8 @@ export function documentBase(scan: PageScan, pageUrl: string): string {
  */
 export class PageUrls {
   private readonly hrefs = new Map<string, string | null>();
+  /** The base's http(s) root without its '/' (`https://host:port`), '' before it is needed, null where there is none. */
+  private root: string | null = '';
 
   constructor(readonly base: string) {}
 
@@ -35,15 +37,51 @@ export class PageUrls {
   href(trimmed: string): string | null {
     let href = this.hrefs.get(trimmed);
     if (href === undefined) {
-      try {
-        href = new URL(trimmed, this.base).href;
-      } catch {
-        href = null;
+      const root = isPlainPath(trimmed) ? this.httpRoot() : null;
+      if (root !== null) href = root + trimmed;
+      else {
+        try {
+          href = new URL(trimmed, this.base).href;
+        } catch {
+          href = null;
+        }
       }
       this.hrefs.set(trimmed, href);
     }
     return href;
   }
+
+  private httpRoot(): string | null {
+    if (this.root === '') {
+      try {
+        const url = new URL('/', this.base);
+        this.root = url.protocol === 'http:' || url.protocol === 'https:' ? url.href.slice(0, -1) : null;
+      } catch {
+        this.root = null;
+      }
+    }
+    return this.root;
+  }
+}
+
+/** RFC 3986's unreserved characters but the dot: letters, digits, '_', '~', '-'. */
+const isUnreserved = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x7e || c === 0x2d;
+
+/**
+ * Whether a root-relative path is one a URL parser leaves as written: '/', or segments of
+ * unreserved characters, none empty or starting with a dot (no dot segments), maybe ending with
+ * '/'. Against an http(s) base it resolves to the base's root followed by the path, without parsing
+ * it. Read by hand: pages hold many links, and a regular expression's call cost more.
+ */
+export function isPlainPath(url: string): boolean {
+  if (url.charCodeAt(0) !== 0x2f /* / */) return false;
+  for (let i = 1; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 0x2f || c === 0x2e /* . */) {
+      if (url.charCodeAt(i - 1) === 0x2f) return false;
+    } else if (!isUnreserved(c)) return false;
+  }
+  return true;
 }
 
 /** Absolute http(s) URL without fragment, or null. */

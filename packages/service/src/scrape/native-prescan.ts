@@ -1,52 +1,23 @@
-// The cheap look at a raw page that the native pass (native-pass.ts) stands on: tags found by
-// regular expressions, no parser, no tree. It gathers what metadata and links read (dom.ts
-// PageScan) and the body's source with what the cleaning removes cut out (clean.ts NON_CONTENT,
-// comments, main-content.ts's list, inputs), frames replaced by their links and renamed elements
-// renamed: the HTML the tree path would give mdream, as written rather than re-serialized. That
-// holds only where the source is read as htmlparser2 reads it, so the scan takes a plain subset
-// of HTML: strictly nested tags (no implied end tags, which mdream's parser may place otherwise),
-// attributes spaced and quoted or simple, entities of a few kinds, the usual document shape.
-// Anything outside it, and what the cleaning changes otherwise (captions moved, row-less tables
-// dropped, URLs not already as the tree path writes them), declines the page and the parsers
-// answer. Declining is always safe; answering wrongly is what test/native-pass.test.ts looks for
-// (every fixture, corpus and demo page).
-import { FRAME_LINK_TEXT, READ_AS } from './clean.js';
+// The cheap look at a raw page that the native pass (native-pass.ts) stands on: tags read in one
+// forward scan (start tags by native-start-tag.ts), no parser, no tree. It gathers what metadata
+// and links read (dom.ts PageScan) and the body's source with what the cleaning removes cut out
+// (clean.ts NON_CONTENT, comments, main-content.ts's list, inputs), frames replaced by their links
+// and renamed elements renamed: the HTML the tree path would give mdream, as written rather than
+// re-serialized. That holds only where the source is read as htmlparser2 reads it, so the scan
+// takes a plain subset of HTML: strictly nested tags (no implied end tags, which mdream's parser
+// may place otherwise), attributes spaced and quoted or simple, entities of a few kinds, the usual
+// document shape. Anything outside it, and what the cleaning changes otherwise (captions moved,
+// row-less tables dropped, URLs not already as the tree path writes them), declines the page and
+// the parsers answer. Declining is always safe; answering wrongly is what test/native-pass.test.ts
+// looks for (every fixture, corpus and demo page).
+import { FRAME_LINK_TEXT } from './clean.js';
 import type { PageScan, Tag } from './dom.js';
+import { isPlainPath } from './links.js';
 import { isForceIncluded, isNonMain } from './main-content.js';
+import { elementAt, Kind, type ElementInfo } from './native-elements.js';
 import { decode, referencesAgree } from './native-references.js';
+import { isSpace, NO_ATTRIBUTES, StartTagReader } from './native-start-tag.js';
 import { esc } from './text.js';
-
-/**
- * Elements the cleaning changes in ways the prescan does not repeat: form controls and drawings
- * dropped after the row-less tables (clean.ts NOT_READ), captions moved, MathML; a <base> (URLs
- * resolved against it); and obsolete elements, or ones parsers read as raw text, where the
- * parsers were not compared. Renamed elements (clean.ts READ_AS), frames and <input> are
- * rewritten in the content as the cleaning does.
- */
-const DECLINED: ReadonlySet<string> = new Set([
-  'textarea', 'svg', 'math', 'frame', 'frameset', 'caption', 'base', 'template', 'embed', 'object', 'applet', 'html', 'head', 'body',
-  'xmp', 'plaintext', 'listing', 'noembed', 'noframes', 'center', 'marquee', 'blink', 'nobr', 'dir', 'image', 'isindex', 'keygen', 'menuitem',
-]);
-/** What a head may hold here: with anything else (text, a <div>) the page's shape is not the usual one. */
-const HEAD_ELEMENTS: ReadonlySet<string> = new Set(['title', 'meta', 'link', 'script', 'style', 'noscript']);
-/** htmlparser2's void elements: never open, so never closed. */
-const VOID: ReadonlySet<string> = new Set([
-  'area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr',
-]);
-/** Removed with their content by the cleaning (clean.ts NON_CONTENT; the others there are declined). */
-const CUT: ReadonlySet<string> = new Set(['script', 'style', 'noscript', 'link', 'meta', 'input']);
-/** Start tags htmlparser2 lets close an open element (its openImpliesClose), by the element they close. */
-const FORM = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
-const OPEN_IMPLIES_CLOSE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  ['tr', ['tr', 'th', 'td']], ['th', ['th']], ['td', ['thead', 'th', 'td']], ['li', ['li']], ['option', ['option']],
-  ['optgroup', ['optgroup', 'option']], ['dd', ['dd', 'dt']], ['dt', ['dd', 'dt']], ['rt', ['rt', 'rp']], ['rp', ['rt', 'rp']],
-  ['tbody', ['thead', 'tbody']], ['tfoot', ['thead', 'tbody']],
-  ...['select', 'input', 'output', 'button', 'datalist', 'textarea'].map((name): [string, string[]] => [name, FORM]),
-  ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption',
-    'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre', 'section', 'table', 'ul'].map((name): [string, string[]] => [name, ['p']]),
-].map(([name, closed]) => [name as string, new Set(closed)]));
-/** clean.ts READ_AS as a Map (lookups by names from the page). */
-const READ_AS_MAP: ReadonlyMap<string, string> = new Map(Object.entries(READ_AS));
 
 /**
  * The link a frame is read as (clean.ts frameLink, its href resolved as the cleaning resolves it),
@@ -60,61 +31,28 @@ function frameLink(attribs: Record<string, string>, options: PrescanOptions): st
   return `<a href="${esc(href)}">${FRAME_LINK_TEXT}</a>`;
 }
 
-/** Elements that change the whole document wherever they are. */
-const STRUCTURE: ReadonlySet<string> = new Set(['base', 'html', 'head', 'body']);
 /** Where htmlparser2 reads `<x/>` as closed (SVG, MathML), and the elements inside them where it does not again. */
 const FOREIGN: ReadonlySet<string> = new Set(['svg', 'math']);
 const INTEGRATION: ReadonlySet<string> = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
 
 /** Whether the innermost open element that decides it is an <svg> or <math> (htmlparser2's foreign context). */
-function inForeignContent(open: readonly string[]): boolean {
+function inForeignContent(open: readonly ElementInfo[]): boolean {
   for (let i = open.length - 1; i >= 0; i--) {
-    if (FOREIGN.has(open[i])) return true;
-    if (INTEGRATION.has(open[i])) return false;
+    if (FOREIGN.has(open[i].name)) return true;
+    if (INTEGRATION.has(open[i].name)) return false;
   }
   return false;
 }
-/** Cells and rows outside a table: mdream's reading of them was not compared (it depends on what surrounds them). */
-const TABLE_PARTS: ReadonlySet<string> = new Set(['tr', 'td', 'th', 'thead', 'tbody', 'tfoot']);
-/**
- * htmlparser2's raw-text elements: their text runs to a matching end tag followed by '>' or a
- * space. A Map, as the other lookups by name: an object's properties would intern each name.
- */
-const RAW_END: ReadonlyMap<string, RegExp> = new Map(
-  ['script', 'style', 'title', 'textarea', 'xmp'].map((name) => [name, new RegExp(`</${name}[ \\t\\n\\f\\r>]`, 'gi')]),
-);
-/** A start tag of the plain subset: attributes separated by spaces, values quoted or simple. */
-const START_TAG = /<([a-zA-Z][^ \t\n\f\r/>]*)((?:[ \t\n\f\r]+[^ \t\n\f\r"'<>/=]+(?:[ \t\n\f\r]*=[ \t\n\f\r]*(?:"[^"]*"|'[^']*'|[^ \t\n\f\r"'=<>`]+))?)*)[ \t\n\f\r]*\/?>/y;
-const ATTRIBUTE = /[ \t\n\f\r]+([^ \t\n\f\r"'<>/=]+)(?:[ \t\n\f\r]*=[ \t\n\f\r]*(?:"([^"]*)"|'([^']*)'|([^ \t\n\f\r"'=<>`]+)))?/g;
-/** Elements the scan reads (dom.ts PageScan) or checks whatever their attributes. */
-const SCANNED: ReadonlySet<string> = new Set(['a', 'area', 'img', 'link', 'meta', 'html', 'body', 'iframe']);
-/** Attributes the removal list reads, and entities (decode declines those it does not know). */
-const ATTRIBUTES_READ = /&|id|class/i;
-const NONE: Record<string, string> = Object.freeze({}) as Record<string, string>;
-const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
 /** htmlparser2's whitespace: ASCII only (a regular expression's \\s also takes U+00A0 and U+FEFF). */
 const SPACE = /^[ \t\n\f\r]*$/;
-
-/** The attributes of a start tag as htmlparser2 gives them (names lowercased, the first of a name kept), or null. */
-function attributesOf(source: string): Record<string, string> | null {
-  // Without a prototype, a lookup of any name is an own property or undefined.
-  const attribs = Object.create(null) as Record<string, string>;
-  ATTRIBUTE.lastIndex = 0;
-  for (let m = ATTRIBUTE.exec(source); m; m = ATTRIBUTE.exec(source)) {
-    const name = m[1].toLowerCase();
-    if (attribs[name] !== undefined) continue;
-    const value = decode(m[2] ?? m[3] ?? m[4] ?? '');
-    if (value === null) return null;
-    attribs[name] = value;
-  }
-  return attribs;
-}
 
 export interface PrescanOptions {
   /** The page URL's origin: mdream makes root-relative URLs absolute against it, and only those. */
   origin: string;
   /** Resolves a URL as the tree path does (links.ts PageUrls), null when it does not parse. */
   resolve(url: string): string | null;
+  /** Whether a plain root-relative path (links.ts isPlainPath) resolves to the origin followed by it: not where the page URL holds user info. */
+  plainPathsAsWritten: boolean;
   onlyMainContent: boolean;
   removeBase64Images: boolean;
 }
@@ -123,6 +61,7 @@ export interface PrescanOptions {
 function sameUrl(value: string, options: PrescanOptions): boolean {
   if (value !== value.trim()) return false;
   if (value.charCodeAt(0) === 0x2f /* / */ && value.charCodeAt(1) !== 0x2f) {
+    if (options.plainPathsAsWritten && isPlainPath(value)) return true;
     const resolved = options.resolve(value);
     return resolved !== null && resolved.length === options.origin.length + value.length
       && resolved.startsWith(options.origin) && resolved.endsWith(value);
@@ -131,13 +70,11 @@ function sameUrl(value: string, options: PrescanOptions): boolean {
 }
 
 /**
- * Whether the element is one the native pass can give mdream as it is: not force-included (its
- * non-main ancestors stay), not removed by the list inside a table (the cleaning drops a table
- * left without rows), links and images written with the URL the tree path writes.
+ * Whether mdream gets the element's URL as the tree path writes it: links and images written
+ * absolute or root-relative and plain, no data: image where those are removed.
  */
-function plainElement(tag: Tag, inTable: boolean, options: PrescanOptions): boolean {
+function plainUrl(tag: Tag, options: PrescanOptions): boolean {
   const { name, attribs } = tag;
-  if (options.onlyMainContent && (isForceIncluded(tag) || (inTable && isNonMain(tag)))) return false;
   if (name === 'a' && attribs.href !== undefined) return sameUrl(attribs.href, options);
   if (name === 'img' && attribs.src !== undefined) {
     return !(options.removeBase64Images && /^\s*data:/i.test(attribs.src)) && sameUrl(attribs.src, options);
@@ -160,6 +97,12 @@ function endTagName(html: string, lt: number): string | null {
   return html.slice(lt + 2, nameEnd).toLowerCase();
 }
 
+/** Whether `name` is written at html[at]: compared in a loop, cheaper than a call for names this short. */
+function writtenAt(html: string, at: number, name: string): boolean {
+  for (let k = 0; k < name.length; k++) if (html.charCodeAt(at + k) !== name.charCodeAt(k)) return false;
+  return true;
+}
+
 /** Where the scan is in the page's shape: doctype, <html>, <head>…</head>, <body>…, </body>, </html>. */
 type Phase = 'before' | 'head' | 'between' | 'body' | 'after';
 
@@ -176,7 +119,7 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
   // Open elements (htmlparser2's stack, which strict nesting keeps equal to the source's), and
   // where each began. Pages whose tags close out of order, or that lean on implied end tags, are
   // declined: there htmlparser2 and mdream may build different trees.
-  const open: string[] = [];
+  const open: ElementInfo[] = [];
   const starts: number[] = [];
   /** What each open element is renamed to in the content (clean.ts READ_AS), if it is. */
   const renamed: (string | undefined)[] = [];
@@ -194,9 +137,10 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
     kept = to;
   };
   let at = 0;
+  const reader = new StartTagReader();
   /** Closes the innermost open element at its end tag (`lt` to `at`); false where the page is declined. */
   const closeTop = (lt: number): boolean => {
-    const name = open.pop()!;
+    const { name } = open.pop()!;
     const start = starts.pop()!;
     const readAs = renamed.pop();
     if (name === 'table' && tables.pop() === false && cutAt < 0) return false;
@@ -212,7 +156,7 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
     if (phase !== 'body' && phase !== 'head' && !SPACE.test(html.slice(at, lt < 0 ? html.length : lt))) return null;
     if (lt < 0) break;
     const next = html.charCodeAt(lt + 1);
-    if (html.startsWith('<!--', lt)) {
+    if (next === 0x21 /* ! */ && html.startsWith('--', lt + 2)) {
       // htmlparser2 does not end a comment at `<!-->` or `<!--->`, as browsers do.
       if (html.startsWith('>', lt + 4) || html.startsWith('->', lt + 4)) return null;
       const end = html.indexOf('-->', lt + 4);
@@ -230,8 +174,8 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
     }
     if (next === 0x2f /* / */) {
       // Most end tags close the innermost element, written as it was opened: compared in place.
-      const top = open.at(-1);
-      if (top !== undefined && html.charCodeAt(lt + 2 + top.length) === 0x3e /* > */ && html.startsWith(top, lt + 2)) {
+      const top = open.length > 0 ? open[open.length - 1].name : undefined;
+      if (top !== undefined && html.charCodeAt(lt + 2 + top.length) === 0x3e /* > */ && writtenAt(html, lt + 2, top)) {
         at = lt + 3 + top.length;
         if (!closeTop(lt)) return null;
         continue;
@@ -258,13 +202,12 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
       at = lt + 1;
       continue;
     }
-    START_TAG.lastIndex = lt;
-    const m = START_TAG.exec(html);
-    if (!m) return null;
-    at = START_TAG.lastIndex;
-    const name = m[1].toLowerCase();
+    if (!reader.read(html, lt)) return null;
+    at = reader.end;
+    const element = elementAt(html, reader.nameStart, reader.nameEnd);
+    const { name, kind } = element;
     // Attributes are read where the scan or the checks use them, or entities need checking.
-    const attribs = m[2] && (SCANNED.has(name) || ATTRIBUTES_READ.test(m[2])) ? attributesOf(m[2]) : NONE;
+    const attribs = kind & Kind.Scanned || reader.marked ? reader.attributes() : NO_ATTRIBUTES;
     if (!attribs) return null;
     const tag: Tag = { name, attribs };
     if (phase !== 'body' && phase !== 'head') {
@@ -283,38 +226,45 @@ export function prescan(html: string, options: PrescanOptions): Prescan | null {
       case 'link': if (attribs.href !== undefined) scan.linkTags.push(tag); break;
       case 'meta': scan.metas.push(tag); break;
     }
+    // Without attributes read, an element is neither force-included nor matched by the list but by its name.
+    const forced = options.onlyMainContent && attribs !== NO_ATTRIBUTES && isForceIncluded(tag);
+    let nonMain = false;
+    let removed = false;
     if (phase === 'head') {
-      if (!HEAD_ELEMENTS.has(name)) return null;
+      if (!(kind & Kind.Head)) return null;
     } else if (cutAt < 0) {
-      if (DECLINED.has(name) || !plainElement(tag, tables.length > 0, options)) return null;
-      if (tables.length === 0 && TABLE_PARTS.has(name)) return null;
-    } else if (STRUCTURE.has(name) || (options.onlyMainContent && isForceIncluded(tag))) {
+      nonMain = options.onlyMainContent && (attribs === NO_ATTRIBUTES ? (kind & Kind.NonMainByName) !== 0 : isNonMain(tag));
+      // A force-included element keeps its non-main ancestors; one removed by the list inside a
+      // table may leave it without rows, which the cleaning drops.
+      if (kind & Kind.Declined || forced || (nonMain && tables.length > 0) || !plainUrl(tag, options)) return null;
+      if (tables.length === 0 && kind & Kind.TablePart) return null;
+      // What the cleaning removes (clean.ts NON_CONTENT, main-content.ts), cut from the content.
+      removed = (kind & Kind.Cut) !== 0 || nonMain;
+    } else if (kind & Kind.Structure || forced) {
       // Inside a removed element only what reaches beyond it matters: a force-included element
       // keeps it, a <base> moves every URL, the document's own elements.
       return null;
     }
-    const implied = OPEN_IMPLIES_CLOSE.get(name);
-    if (implied && open.length > 0 && implied.has(open.at(-1)!)) return null;
+    if (element.closes !== 0 && open.length > 0 && (element.closes & open[open.length - 1].bit) !== 0) return null;
     if (name === 'table') tables.push(false);
-    else if (name === 'tr' && cutAt < 0) tables.fill(true);
-    // What the cleaning removes (clean.ts NON_CONTENT, main-content.ts), cut from the content.
-    const removed = phase === 'body' && cutAt < 0 && (CUT.has(name) || name === 'iframe' || (options.onlyMainContent && isNonMain(tag)));
-    if (VOID.has(name) || (m[0].endsWith('/>') && inForeignContent(open))) {
+    // A row counts for every open table; those that had one already are the outer ones.
+    else if (name === 'tr' && cutAt < 0) for (let i = tables.length - 1; i >= 0 && !tables[i]; i--) tables[i] = true;
+    if (kind & Kind.Void || (reader.selfClosing && inForeignContent(open))) {
       if (removed) cut(lt, at);
     } else {
       if (removed) {
-        const link = name === 'iframe' && !(options.onlyMainContent && isNonMain(tag)) ? frameLink(attribs, options) : '';
+        const link = name === 'iframe' && !nonMain ? frameLink(attribs, options) : '';
         if (link === null) return null;
         cutAt = open.length;
         cutFor = link;
       }
-      const readAs = phase === 'body' && cutAt < 0 ? READ_AS_MAP.get(name) : undefined;
+      const readAs = phase === 'body' && cutAt < 0 ? element.readAs : undefined;
       if (readAs) cut(lt, lt + 1 + name.length, `<${readAs}`);
-      open.push(name);
+      open.push(element);
       starts.push(lt);
       renamed.push(readAs);
     }
-    const rawEnd = RAW_END.get(name);
+    const rawEnd = element.rawEnd;
     if (rawEnd) {
       rawEnd.lastIndex = at;
       const end = rawEnd.exec(html);

@@ -34,7 +34,7 @@ const MDREAM_NAMED = new Set(`amp lt gt quot apos nbsp copy reg trade hellip mda
   beta gamma delta epsilon pi sigma omega Omega lambda mu theta phi shy spades clubs hearts diams loz tilde circ`.split(/\s+/));
 /** Without the ';': the legacy references both decode alike (checked). */
 const MDREAM_LEGACY = new Set(['amp', 'lt', 'gt', 'quot', 'nbsp', 'copy', 'not']);
-const REFERENCE = /&(?:#(\d+)|#[xX]([0-9a-fA-F]+)|([A-Za-z][A-Za-z0-9]*))(;?)/g;
+const REFERENCE = /&(?:#(\d+)|#[xX]([0-9a-fA-F]+)|([A-Za-z][A-Za-z0-9]*))(;?)/y;
 
 /**
  * Whether every character reference in the content reads the same to mdream as to htmlparser2:
@@ -42,8 +42,12 @@ const REFERENCE = /&(?:#(\d+)|#[xX]([0-9a-fA-F]+)|([A-Za-z][A-Za-z0-9]*))(;?)/g;
  * where htmlparser2 makes it whitespace).
  */
 export function referencesAgree(content: string): boolean {
-  if (!content.includes('&')) return true;
-  for (const m of content.matchAll(REFERENCE)) {
+  for (let amp = content.indexOf('&'); amp >= 0; amp = content.indexOf('&', amp + 1)) {
+    // The references text holds most, read without a match (each holds one '&', so the next is after it).
+    if (content.startsWith('&amp;', amp) || content.startsWith('&lt;', amp) || content.startsWith('&gt;', amp) || content.startsWith('&quot;', amp)) continue;
+    REFERENCE.lastIndex = amp;
+    const m = REFERENCE.exec(content);
+    if (!m) continue;
     const name = m[3];
     if (name !== undefined) {
       if (!(m[4] ? MDREAM_NAMED : MDREAM_LEGACY).has(name)) return false;

@@ -14,12 +14,15 @@ export function esc(text: string): string {
 export function decodeText(body: Buffer, contentType: string): string {
   const declared = /charset=["']?([\w-]+)/i.exec(contentType)?.[1]
     ?? /<meta[^>]+charset=["']?([\w-]+)/i.exec(body.subarray(0, 2048).toString('latin1'))?.[1];
-  if (declared) {
+  const label = declared?.toLowerCase();
+  if (label && label !== 'utf-8' && label !== 'utf8') {
     try {
-      return new TextDecoder(declared.toLowerCase()).decode(body);
+      return new TextDecoder(label).decode(body);
     } catch {
       // An unknown charset label falls back to UTF-8.
     }
   }
-  return new TextDecoder('utf-8').decode(body);
+  return UTF8.decode(body);
 }
+/** One decoder for the usual case: a whole-body decode keeps no state between calls. */
+const UTF8 = new TextDecoder('utf-8');
