@@ -68,6 +68,10 @@ const CASES: Record<string, [string, boolean]> = {
   'content after </body> lands in the element open there': [`<html><body><main>${p(1)}<footer>Footer text</body><p>After body</p></html><p>After html</p>`, true],
   'iframes read as links, unless listed': [page(`${p(1)}<iframe src="/embed/1" title="t">fallback</iframe><iframe srcdoc="<p>s</p>"></iframe><iframe class="ad" src="/ad"></iframe><div class="sidebar"><iframe id="main" src="/kept"></iframe></div>`), true],
   'buttons and selects read': [page(`${p(1)}<button>Send</button><select><optgroup label="g"><option>One</option></optgroup><option>Two</option></select>`), true],
+  'force-include marks only the frames open around it': [page(`${p(1)}<nav>a<header>b<span id="main">m</span></header><footer>c</footer>d</nav><nav>e<footer>f</footer></nav>`), true],
+  'a row inside a removed element does not count for the tables around it': [page(`${p(1)}<table><tbody><nav><tr><td>gone</td></tr></nav></tbody></table><table><caption>k</caption><nav>x</nav><tr><td>kept</td></tr></table>`), true],
+  'nested tables and removed elements, rows restored in order': [page(`${p(1)}<table><tr><td><table><nav><table><tr><td>in</td></tr></table></nav></table>outer</td></tr></table><table><nav><tr><td>r</td></tr></nav><caption>c</caption></table>`), true],
+  'removed elements nested hundreds deep': [page(`${p(1)}${'<nav><header><footer>'.repeat(300)}deep${'</footer></header></nav>'.repeat(300)}${p(2)}${'<div class="menu">'.repeat(200)}<i id="main">kept</i>${'</div>'.repeat(200)}`), true],
   // Declined: the tree path answers (and the comparison checks nothing for them).
   'no body': [`<main>${p(1)}</main>`, false],
   'a base after the content starts': [page(`<main>${p(1)}<base href="http://late.test/"><a href="x">x</a></main>`), false],

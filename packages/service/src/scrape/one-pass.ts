@@ -10,6 +10,7 @@
 // (test/one-pass.test.ts compares both on every fixture).
 import { finishedAttributes, FRAME_LINK_TEXT, frameLink, NON_CONTENT, NOT_READ, READ_AS } from './clean.js';
 import type { PageScan, Tag } from './dom.js';
+import { HtmlBuffer } from './html-buffer.js';
 import { Html5Parser } from './html5-parser.js';
 import { collectLinks, documentBase, PageUrls } from './links.js';
 import { isForceIncluded, isNonMain } from './main-content.js';
@@ -29,17 +30,15 @@ const escapeText = (text: string) => (/[&<>]/.test(text) ? text.replace(/[&<>]/g
 /** An open element of the reference's non-main list: removed at its end unless it held a force-included one. */
 interface NonMainFrame {
   depth: number;
-  /** Where its HTML began, and whether each table open before it had a row yet (restored when it goes). */
+  /** Where its HTML began, and how many of the tables open before it had a row yet (restored when it goes). */
   start: number;
-  rowsBefore: boolean[];
-  forced: boolean;
+  rowsBefore: number;
 }
 
-/** An open table: where it began in `html`, whether a row was seen below it, and its caption moved out (clean.ts moveCaptions). */
+/** An open table: where it began in `html` and its caption moved out (clean.ts moveCaptions). */
 interface OpenTable {
   depth: number;
   start: number;
-  hasRow: boolean;
   caption: string;
 }
 
@@ -48,14 +47,25 @@ interface OpenTable {
  * end (html5-parser.ts): its own end tag is one the capture did not open, and is not written.
  */
 class Capture {
-  html = '';
+  readonly html = new HtmlBuffer();
   /** Depth where a subtree removed before `finish` began (form controls, drawings): only its rows count. */
   private unreadAt = -1;
   private readonly tables: OpenTable[] = [];
+  /**
+   * The open tables that have a row: always the first `tablesWithRows` (a row counts for every
+   * table open around it, and a table opened later has none yet). A count, not a flag per table,
+   * so a row and a removed element cost the same however many tables are open.
+   */
+  private tablesWithRows = 0;
   /** Names as written, per depth; undefined for elements opened before the capture (the body, <html>). */
   private readonly written: (string | undefined)[] = [];
   /** Open non-main elements, outermost first (onlyMainContent). */
   private readonly nonMain: NonMainFrame[] = [];
+  /**
+   * The first `forcedFrames` of `nonMain` hold a force-included element, and stay (a
+   * force-included element marks every frame open around it: a count, not a walk of the frames).
+   */
+  private forcedFrames = 0;
   /** Where an open caption began in `html`, and its depth. */
   private captionStart = -1;
   private captionAt = -1;
@@ -66,14 +76,14 @@ class Capture {
     const { name } = tag;
     this.written[depth] = '';
     if (this.onlyMainContent) {
-      if (isForceIncluded(tag)) for (const frame of this.nonMain) frame.forced = true;
-      else if (isNonMain(tag)) this.nonMain.push({ depth, start: this.html.length, rowsBefore: this.tables.map((t) => t.hasRow), forced: false });
+      if (isForceIncluded(tag)) this.forcedFrames = this.nonMain.length;
+      else if (isNonMain(tag)) this.nonMain.push({ depth, start: this.html.length, rowsBefore: this.tablesWithRows });
     }
     if (this.unreadAt >= 0) {
       if (name === 'tr') this.rowSeen();
       return;
     }
-    if (name === 'table') this.tables.push({ depth, start: this.html.length, hasRow: false, caption: '' });
+    if (name === 'table') this.tables.push({ depth, start: this.html.length, caption: '' });
     else if (name === 'tr') this.rowSeen();
     if (NOT_READ.has(name)) {
       this.unreadAt = depth;
@@ -89,7 +99,7 @@ class Capture {
     let out = `<${written}`;
     const attribs = finishedAttributes(name, tag.attribs, urls, removeBase64Images);
     for (const key in attribs) out += attribs[key] === '' ? ` ${key}` : ` ${key}="${esc(attribs[key])}"`;
-    this.html += `${out}>`;
+    this.html.append(`${out}>`);
   }
 
   closeTag(name: string, depth: number): void {
@@ -99,24 +109,28 @@ class Capture {
     if (this.unreadAt >= 0) {
       if (this.unreadAt === depth) this.unreadAt = -1;
     } else {
-      if (!VOID.has(written)) this.html += `</${written}>`;
+      if (!VOID.has(written)) this.html.append(`</${written}>`);
       if (this.captionAt === depth) {
-        this.tables.at(-1)!.caption += this.html.slice(this.captionStart);
-        this.html = this.html.slice(0, this.captionStart);
+        this.tables.at(-1)!.caption += this.html.cut(this.captionStart);
         this.captionAt = -1;
       }
       if (name === 'table') {
+        const hasRow = this.tables.length <= this.tablesWithRows;
         const table = this.tables.pop()!;
-        if (!table.hasRow) this.html = this.html.slice(0, table.start);
-        else this.html += table.caption;
+        this.tablesWithRows = Math.min(this.tablesWithRows, this.tables.length);
+        if (!hasRow) this.html.truncate(table.start);
+        else this.html.append(table.caption);
       }
     }
     const frame = this.nonMain.at(-1);
     if (frame?.depth === depth) {
       this.nonMain.pop();
-      if (!frame.forced) {
-        this.html = this.html.slice(0, frame.start);
-        frame.rowsBefore.forEach((hasRow, k) => (this.tables[k].hasRow = hasRow));
+      const forced = this.nonMain.length < this.forcedFrames;
+      this.forcedFrames = Math.min(this.forcedFrames, this.nonMain.length);
+      if (!forced) {
+        this.html.truncate(frame.start);
+        // The tables open before it have the rows they had then (its own closed inside it).
+        this.tablesWithRows = Math.min(this.tablesWithRows, frame.rowsBefore);
       }
     }
   }
@@ -130,15 +144,15 @@ class Capture {
 
   text(text: string, parent: string): void {
     if (this.unreadAt >= 0) return;
-    this.html += RAW_TEXT.has(parent) ? text : escapeText(text);
+    this.html.append(RAW_TEXT.has(parent) ? text : escapeText(text));
   }
 
   directive(data: string): void {
-    if (this.unreadAt < 0) this.html += `<${data}>`;
+    if (this.unreadAt < 0) this.html.append(`<${data}>`);
   }
 
   private rowSeen(): void {
-    for (const table of this.tables) table.hasRow = true;
+    this.tablesWithRows = this.tables.length;
   }
 }
 
@@ -231,6 +245,6 @@ export function convertInOnePass(rawHtml: string, pageUrl: string, options: Html
   if (wantsMarkdown && (unsupported || !body)) return null;
   const meta = extractMetadata(scan, urls.base);
   const { links, discovered, images } = collectLinks(scan, urls);
-  const markdown = body ? htmlToMarkdown(body.html.trim(), engine) : '';
+  const markdown = body ? htmlToMarkdown(body.html.toString().trim(), engine) : '';
   return { markdown, html: '', rawHtml, links, images, discovered, meta };
 }
