@@ -18,6 +18,7 @@ import { readWorkerSettings } from '../../src/config/worker-env.js';
 import type { WorkerOptions } from '@temporalio/worker';
 import { createStore } from 'webdata-storage';
 import { webDataPlugin } from '../../src/worker/plugin.js';
+import { localActivityTenantInterceptor } from '../../src/worker/tenant-labels.js';
 import { API_KEY_REF_INTERCEPTOR_PATH } from '../../src/keys/index.js';
 
 const KEY_B = 'fc-0123456789abcdef0123456789abcdef';
@@ -146,7 +147,7 @@ test('a client with the worker\'s setting refuses an unknown name in the worker\
   assert.throws(() => apiKeyResolverFromEnv({ WEBDATA_API_KEYS: 'file:relative.json' }), /^Error: WEBDATA_API_KEYS: must be env or file:\/absolute\/path.json$/);
 });
 
-test('the plugin adds the key-name interceptors: the workflow module (unless the bundle is prebuilt) and the activity one', async () => {
+test('the plugin adds the key-name interceptors: the workflow module (unless the bundle is prebuilt), the activity one and the local activities\' tenant one', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'webdata-keys-store-'));
   const store = await createStore(dir);
   try {
@@ -154,10 +155,10 @@ test('the plugin adds the key-name interceptors: the workflow module (unless the
     const plugin = webDataPlugin({ client: base, store }, { metrics: false, apiKeys: envApiKeyResolver({}) });
     const built = await plugin.configureWorker!({ taskQueue: 'keys' } as WorkerOptions);
     assert.ok(built.interceptors?.workflowModules?.includes(API_KEY_REF_INTERCEPTOR_PATH));
-    assert.equal(built.interceptors?.activity?.length, 1);
+    assert.deepEqual(built.interceptors?.activity?.slice(1), [localActivityTenantInterceptor]);
     const prebuilt = await plugin.configureWorker!({ taskQueue: 'keys', workflowBundle: { codePath: '/tmp/bundle.js' } } as WorkerOptions);
     assert.equal(prebuilt.interceptors?.workflowModules, undefined, 'a prebuilt bundle carries its own modules');
-    assert.equal(prebuilt.interceptors?.activity?.length, 1);
+    assert.equal(prebuilt.interceptors?.activity?.length, 2);
   } finally {
     await store.close();
   }
