@@ -26,6 +26,7 @@ import './demo-site.test.js';
 import './faults.test.js';
 import './firecrawl-sdk-jobs.test.js';
 import './firecrawl-sdk.test.js';
+import './html-buffer.test.js';
 import './imitate-oss.test.js';
 import './interact-prompt.test.js';
 import './linked-signal.test.js';
