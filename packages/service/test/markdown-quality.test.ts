@@ -107,8 +107,15 @@ describe('markdown quality', () => {
       for (const name of ['tables', 'code', 'lists', 'links-images', 'article', 'reference']) {
         const html = readFileSync(new URL(`${name}.html`, DIR), 'utf8').padEnd(4096, ' ');
         const threaded = await pool.convert(html, PAGE, htmlOptions(options));
-        assert.equal(threaded.markdown, convertHtml(html, PAGE, options).markdown, name);
+        const inline = convertHtml(html, PAGE, options);
+        assert.equal(threaded.markdown, inline.markdown, name);
+        assert.deepEqual([threaded.links, threaded.discovered, threaded.images], [inline.links, inline.discovered, inline.images], name);
       }
+      // Discovered links beyond the page's links (canonical, alternate) come back after them.
+      const linked = `<link rel="canonical" href="/canon"><link rel="alternate" href="/p/2"><main><a href="/p/2">two</a><a href="/p/3">three</a>${'x'.repeat(4096)}</main>`;
+      const threaded = await pool.convert(linked, PAGE, htmlOptions(options));
+      assert.deepEqual(threaded.links, ['http://127.0.0.1:9/p/2', 'http://127.0.0.1:9/p/3']);
+      assert.deepEqual(threaded.discovered, [...threaded.links, 'http://127.0.0.1:9/canon']);
       await assert.rejects(
         pool.convert(`<main>${'x'.repeat(4096)}</main>`, PAGE, { ...htmlOptions(options), includeTags: ['p[['] }),
         (err: Error & { status?: number }) => err.name === 'HttpError' && err.status === 400,
