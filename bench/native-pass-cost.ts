@@ -1,5 +1,5 @@
 // CPU per page of the markdown conversion, side by side in one process (issue 46): the one pass
-// (one-pass.ts, htmlparser2 events), the native pass (native-pass.ts: a regex prescan, then one
+// (one-pass.ts, htmlparser2 events), the native pass (native-pass.ts: a prescan of the tags, then one
 // call to mdream's native engine on the body with the removals cut out), convertHtml as the
 // service runs it (the native pass where it answers, else the one pass or the tree), and mdream's
 // native engine alone on the raw page, without options and with the reference's removal list as

@@ -5,6 +5,7 @@
 import { workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { Priority } from '@temporalio/common';
 import { TENANT } from '../search-attributes.js';
+import { mapActivityCalls } from './activity-calls.js';
 
 /** The run's priority for its activities, or undefined when it names no tenant. */
 export function runPriority(): Priority | undefined {
@@ -15,21 +16,10 @@ export function runPriority(): Priority | undefined {
   return { fairnessKey: tenant, ...(priorityKey ? { priorityKey } : {}) };
 }
 
-type ActivityCall = ((...args: unknown[]) => Promise<unknown>) & {
-  executeWithOptions(options: ActivityOptions, args: unknown[]): Promise<unknown>;
-};
-
 /** The proxy, with the run's priority added to each call's options (a call's own options win). */
 export function withRunPriority<T extends object>(activities: T): T {
-  return new Proxy(activities, {
-    get(target, name) {
-      const plain = Reflect.get(target, name) as ActivityCall | undefined;
-      if (typeof plain !== 'function') return plain;
-      const executeWithOptions = (options: ActivityOptions, args: unknown[]) => {
-        const priority = runPriority();
-        return plain.executeWithOptions(priority ? { priority, ...options } : options, args);
-      };
-      return Object.assign((...args: unknown[]) => executeWithOptions({}, args), { executeWithOptions });
-    },
+  return mapActivityCalls<T, ActivityOptions>(activities, (_name, execute) => (options, args) => {
+    const priority = runPriority();
+    return execute(priority ? { priority, ...options } : options, args);
   });
 }

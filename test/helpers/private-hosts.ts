@@ -8,6 +8,18 @@ import { ALLOW_PRIVATE_ADDRESSES_ENV, parseAddressAllowance } from '../../packag
  * returns what puts the previous value back (for files that share a process with others).
  */
 export function allowPrivateHosts(...urls: string[]): () => void {
+  return allowEntries(urls.map((u) => new URL(u).host));
+}
+
+/**
+ * Adds the host of each URL, every port (a `host` entry), as a user does who runs more servers on
+ * one host than a run's input records (at most 100 entries).
+ */
+export function allowPrivateHostnames(...urls: string[]): () => void {
+  return allowEntries(urls.map((u) => new URL(u).hostname));
+}
+
+function allowEntries(entries: string[]): () => void {
   const before = process.env[ALLOW_PRIVATE_ADDRESSES_ENV];
   const restore = () => {
     if (before === undefined) delete process.env[ALLOW_PRIVATE_ADDRESSES_ENV];
@@ -15,7 +27,7 @@ export function allowPrivateHosts(...urls: string[]): () => void {
   };
   const current = parseAddressAllowance(before);
   if (current.all) return restore;
-  const hosts = new Set([...current.hosts, ...urls.map((u) => new URL(u).host)]);
+  const hosts = new Set([...current.hosts, ...entries]);
   process.env[ALLOW_PRIVATE_ADDRESSES_ENV] = [...hosts].join(',');
   return restore;
 }

@@ -2,6 +2,7 @@
 // record per name: the scan looks each start tag up once instead of in a set per question.
 import { READ_AS } from './clean.js';
 import { isNonMain } from './main-content.js';
+import { SourceNames } from './source-names.js';
 
 /**
  * Elements the cleaning changes in ways the prescan does not repeat: form controls and drawings
@@ -96,25 +97,16 @@ const KNOWN: ReadonlyMap<string, ElementInfo> = new Map([
   'strong', 'code', 'small', 'u', 's', 'q', 'cite', 'abbr', 'time', 'label', 'picture', 'video', 'audio', 'figure', 'kbd', 'var', 'samp',
 ].map((name) => [name, info(name)]));
 
-/** The known elements by the length and first character of their name (shape), under 16 and 128. */
-const BY_SHAPE: (ElementInfo[] | undefined)[] = Array.from({ length: 16 * 128 }, () => undefined);
-for (const element of KNOWN.values()) (BY_SHAPE[element.name.length * 128 + element.name.charCodeAt(0)] ??= []).push(element);
+/** The known elements, found where the page writes their names. */
+const IN_SOURCE = new SourceNames(KNOWN);
 
 /**
  * What the prescan knows of the element whose name is written at html[start, end). A name written
  * in lower case, as most are, is found from the source without taking it out as a string.
  */
 export function elementAt(html: string, start: number, end: number): ElementInfo {
-  const length = end - start;
-  const first = html.charCodeAt(start);
-  const candidates = length < 16 && first < 128 ? BY_SHAPE[length * 128 + first] : undefined;
-  if (candidates) {
-    for (const element of candidates) {
-      let k = 1;
-      while (k < length && html.charCodeAt(start + k) === element.name.charCodeAt(k)) k++;
-      if (k === length) return element;
-    }
-  }
+  const found = IN_SOURCE.at(html, start, end);
+  if (found) return found;
   const name = html.slice(start, end).toLowerCase();
   // Any other name (custom elements) is looked at on its own, not kept: pages choose their names.
   return KNOWN.get(name) ?? info(name);

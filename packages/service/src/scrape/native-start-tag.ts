@@ -5,6 +5,7 @@
 // Each of its pieces ends at a character the next cannot start with, so one forward read finds
 // what a backtracking match would: the same tags, the same attributes, the same refusals.
 import { decode } from './native-references.js';
+import { SourceNames } from './source-names.js';
 
 const NONE: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
@@ -20,12 +21,11 @@ function isIdOrClass(html: string, start: number, end: number): boolean {
     && (html.charCodeAt(start + 2) | 0x20) === 0x61 && (html.charCodeAt(start + 3) | 0x20) === 0x73 && (html.charCodeAt(start + 4) | 0x20) === 0x73;
 }
 
-/** Attribute names pages use most, by the length and first character of the name, under 16 and 128. */
-const COMMON_NAMES: (string[] | undefined)[] = Array.from({ length: 16 * 128 }, () => undefined);
-for (const name of [
+/** Attribute names pages use most, found where the page writes them. */
+const COMMON_NAMES = new SourceNames([
   'href', 'src', 'class', 'id', 'rel', 'name', 'content', 'property', 'itemprop', 'lang', 'alt', 'title', 'charset', 'type', 'srcset',
   'width', 'height', 'target', 'style', 'hidden', 'role', 'loading', 'sizes', 'media', 'http-equiv', 'colspan', 'rowspan', 'value',
-]) (COMMON_NAMES[name.length * 128 + name.charCodeAt(0)] ??= []).push(name);
+].map((name) => [name, name] as [string, string]));
 
 /**
  * The lowercased attribute name written at html[start, end). A common name written in lower case
@@ -33,17 +33,7 @@ for (const name of [
  * made from the page would first be looked up in the engine's table of them.
  */
 function attributeName(html: string, start: number, end: number): string {
-  const length = end - start;
-  const first = html.charCodeAt(start);
-  const candidates = length < 16 && first < 128 ? COMMON_NAMES[length * 128 + first] : undefined;
-  if (candidates) {
-    for (const name of candidates) {
-      let k = 1;
-      while (k < length && html.charCodeAt(start + k) === name.charCodeAt(k)) k++;
-      if (k === length) return name;
-    }
-  }
-  return html.slice(start, end).toLowerCase();
+  return COMMON_NAMES.at(html, start, end) ?? html.slice(start, end).toLowerCase();
 }
 
 /**
