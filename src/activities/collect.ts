@@ -200,8 +200,9 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
 
   /**
    * Follows a job from when it starts: stores each status page as the service reports it, reads
-   * again at once while full pages come, and otherwise at most every `followIdleMs` (a service
-   * that held the request until something changed has used that time already). Returns
+   * again at once while full pages come, and otherwise when a full page should be there at the
+   * job's pace, at most every `followIdleMs` (a service that held the request until something
+   * changed has used that time already). Returns
    * when the job ended and its tail is stored, when this call's slice is over or it is
    * cancelled (with the cursor, for the next call), or when the service ignores `skip`.
    */
@@ -223,6 +224,9 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
     let ending = ENDING_PAUSE_MS;
     let first: { completed: number; at: number } | undefined;
     let lastCompleted = -1;
+    // The longest next wait: it at most doubles from one wait to the next, from ENDING_PAUSE_MS,
+    // as a job's pace in this call's first reads is a poor guide (robots.txt and sitemaps first).
+    let longest = ENDING_PAUSE_MS;
     return mapFailures(async () => {
       const s = session(input);
       const { signal } = s.scope;
@@ -259,7 +263,14 @@ export function createCollectors(deps: ActivityDeps, robotsBook = new RobotsBook
           const near = eta < pause;
           ending = !near || res.completed !== lastCompleted ? ENDING_PAUSE_MS : Math.min(maxIdleMs, ending * 2);
           lastCompleted = res.completed;
-          const wait = near ? Math.min(pause, Math.max(ending, eta / 2)) : pause;
+          // A job that scrapes faster than a page per pause: read when a full page should be
+          // there, so the follower keeps up with it (one read per page of documents, as when it
+          // is behind) instead of finding most of the job waiting after the pause.
+          const unread = Math.max(0, res.completed - s.cursor.skip);
+          const fullPage = rate > 0 ? Math.max(ENDING_PAUSE_MS, (s.pageSize - unread) / rate) : Infinity;
+          const paced = Math.min(pause, fullPage, longest);
+          const wait = near ? Math.min(paced, Math.max(ending, eta / 2)) : paced;
+          longest = Math.max(ENDING_PAUSE_MS, wait * 2);
           const held = now - askedAt;
           if (held < wait) await idle(wait - held, signal);
           s.beat();

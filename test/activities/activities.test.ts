@@ -355,6 +355,30 @@ describe('a follower at the end of a job', () => {
     assert.equal(out.collected.documents, 2);
     assert.equal(reads, 2);
   });
+
+  test('keeps up with a job that moves: reads again well before its idle pause, each page stored once', { timeout: 20_000 }, async () => {
+    // An idle pause of a minute, a job far from its end (1,000 pages known) that brings 10 new
+    // pages at every read: a follower that waited out the pause would meet the test's timeout.
+    const slow = createActivities({ client, store, heartbeatEveryMs: 50, followIdleMs: 60_000 });
+    const urls = Array.from({ length: 50 }, (_, i) => `http://site.test/p${i}`);
+    let reads = 0;
+    server.handler = (req, base) => {
+      if (req.path.endsWith('/errors')) return { body: { success: true, errors: [], robotsBlocked: [] } };
+      reads += 1;
+      const skip = Number(req.query.skip ?? 0);
+      const known = urls.slice(0, reads * 10);
+      const data = known.slice(skip);
+      if (known.length === urls.length) return { body: { ...page(data), total: urls.length, completed: urls.length } };
+      return { body: { ...page(data, { status: 'scraping', next: `${base}/v2/crawl/${JOB}?skip=${known.length}` }), total: 1000, completed: known.length } };
+    };
+    const out = await call(env(), slow.followJob, { runId: 'follow-moving', jobId: JOB, kind: 'crawl' });
+    assert.ok(out.kind === 'done');
+    assert.equal(out.collected.documents, urls.length);
+    assert.equal(reads, 5);
+    const stored: string[] = [];
+    for await (const d of store.readDocuments('follow-moving')) stored.push(d.url);
+    assert.deepEqual(stored.sort(), [...urls].sort());
+  });
 });
 
 describe('job starts never pay twice', () => {
