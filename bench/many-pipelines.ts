@@ -282,7 +282,7 @@ async function pipelines(stack: Stack, closers: Closers, workerCount: number, en
   let historyLargest = { bytes: 0, event: '—' };
   const timings = emptyTimings();
   for (const [i, handle] of handles.entries()) {
-    addTimings(timings, await handle.fetchHistory(), runs[i].completedAt);
+    addTimings(timings, await handle.fetchHistory(), runs[i].completedAt, t0, runs[i].createdAt);
     const firstRunId = (handle as { firstExecutionRunId?: string }).firstExecutionRunId ?? '';
     const chain = await historyChain(temporal.client, handle.workflowId, firstRunId);
     for (const run of chain.runs) historyMaxEvents = Math.max(historyMaxEvents, run.events);
@@ -399,8 +399,18 @@ function summary(runs: Run[], wallMs: number): string {
 
 /** Waits inside Temporal, in ms, one list per kind, over all runs of a phase. */
 interface Timings {
+  /** The phase's start → the run's WorkflowExecutionStarted (the client's start call and the server). */
+  startToStarted: number[];
   /** A run's first workflow task scheduled → started (on the normal queue: the run's start). */
   firstWorkflowTaskQueue: number[];
+  /** The first workflow task started → the service created the job (sandbox and the start's request). */
+  firstTaskToJob: number[];
+  /** The first workflow task started → completed (it holds a workflow task slot meanwhile). */
+  firstWorkflowTaskRun: number[];
+  /** The first workflow task started → the job's start scheduled as a local activity (the workflow thread's part). */
+  firstTaskToStart: number[];
+  /** The job's start, a local activity: its run time as sdk-core recorded it (its request, and its wait for the worker's main thread). */
+  startRun: number[];
   /** Every later workflow task scheduled → started: a worker had a slot and a poller for it. */
   workflowTaskQueue: number[];
   /** Activity task scheduled → started, per activity type. */
@@ -414,24 +424,46 @@ interface Timings {
 }
 
 function emptyTimings(): Timings {
-  return { firstWorkflowTaskQueue: [], workflowTaskQueue: [], activityQueue: new Map(), activityRun: new Map(), completedToSignal: [], completedToCollect: [] };
+  return { startToStarted: [], firstWorkflowTaskQueue: [], firstTaskToJob: [], firstWorkflowTaskRun: [], firstTaskToStart: [], startRun: [], workflowTaskQueue: [], activityQueue: new Map(), activityRun: new Map(), completedToSignal: [], completedToCollect: [] };
 }
 
 type History = Awaited<ReturnType<PipelineHandle['fetchHistory']>>;
 
-function addTimings(t: Timings, history: History, jobCompletedAt: number): void {
+function addTimings(t: Timings, history: History, jobCompletedAt: number, phaseStart: number, jobCreatedAt: number): void {
   const at = new Map<number, { time: number; type: string }>();
   const push = (m: Map<string, number[]>, k: string, v: number) => m.set(k, [...(m.get(k) ?? []), v]);
   let signalled = false;
   let collected = false;
   let firstTask = true;
+  let firstTaskStarted = Number.NaN;
+  let firstStartedAt = Number.NaN;
   for (const e of history.events ?? []) {
     const id = Number(e.eventId);
     const time = eventMs(e);
+    if (e.workflowExecutionStartedEventAttributes) t.startToStarted.push(time - phaseStart);
+    const marker = e.markerRecordedEventAttributes;
+    if (marker?.markerName === 'core_local_activity' && Number.isFinite(firstStartedAt)) {
+      // The marker's data (sdk-core's LocalActivityMarkerData as JSON): complete_time is the
+      // task's start plus the activity's run time; original_schedule_time is the worker's clock.
+      const data = JSON.parse(Buffer.from(marker.details?.data?.payloads?.[0]?.data ?? new Uint8Array()).toString('utf8') || '{}') as { activity_type?: string; complete_time?: unknown; original_schedule_time?: unknown };
+      const scheduled = timeOf(data.original_schedule_time);
+      const completed = timeOf(data.complete_time);
+      if (/^start/.test(data.activity_type ?? '') && Number.isFinite(scheduled) && Number.isFinite(completed)) {
+        t.firstTaskToStart.push(scheduled - firstStartedAt);
+        t.startRun.push(completed - firstStartedAt);
+      }
+      firstStartedAt = Number.NaN;
+    }
+    if (e.workflowTaskCompletedEventAttributes && Number.isFinite(firstTaskStarted)) {
+      t.firstWorkflowTaskRun.push(time - firstTaskStarted);
+      if (Number.isFinite(jobCreatedAt)) t.firstTaskToJob.push(jobCreatedAt - firstTaskStarted);
+      firstTaskStarted = Number.NaN;
+    }
     if (e.workflowTaskScheduledEventAttributes) at.set(id, { time, type: 'wft' });
     if (e.workflowTaskStartedEventAttributes) {
       const from = at.get(Number(e.workflowTaskStartedEventAttributes.scheduledEventId));
       if (from) (firstTask ? t.firstWorkflowTaskQueue : t.workflowTaskQueue).push(time - from.time);
+      if (firstTask) firstTaskStarted = firstStartedAt = time;
       firstTask = false;
     }
     const scheduled = e.activityTaskScheduledEventAttributes;
@@ -461,6 +493,16 @@ function addTimings(t: Timings, history: History, jobCompletedAt: number): void 
       t.completedToSignal.push(time - jobCompletedAt);
     }
   }
+}
+
+/** A protobuf Timestamp as JSON (an RFC 3339 string, or seconds and nanos), epoch ms. */
+function timeOf(t: unknown): number {
+  if (typeof t === 'string') return Date.parse(t);
+  if (t && typeof t === 'object') {
+    const { seconds, nanos } = t as { seconds?: number | string; nanos?: number };
+    return Number(seconds ?? 0) * 1000 + Math.floor((nanos ?? 0) / 1e6);
+  }
+  return Number.NaN;
 }
 
 function percentile(values: number[], p: number): number {
@@ -528,7 +570,12 @@ function report(phases: Phase[], count: number, pages: number, webhooks: boolean
     const row = (label: string, p: Phase, xs: number[]) => xs.length > 0 && rows.push([label, p.label, int(xs.length), seconds(percentile(xs, 50)), seconds(percentile(xs, 95)), seconds(Math.max(...xs))]);
     for (const p of timed) {
       const t = p.timings as Timings;
+      row('phase start → run started (client, server)', p, t.startToStarted);
       row('first workflow task: scheduled → started', p, t.firstWorkflowTaskQueue);
+      row('first workflow task: started → job\'s start scheduled', p, t.firstTaskToStart);
+      row('job\'s start (local activity): run time', p, t.startRun);
+      row('first workflow task: started → job created', p, t.firstTaskToJob);
+      row('first workflow task: started → completed', p, t.firstWorkflowTaskRun);
       row('later workflow tasks: scheduled → started', p, t.workflowTaskQueue);
       for (const [type, xs] of [...t.activityQueue].sort()) row(`${type}: scheduled → started`, p, xs);
       for (const [type, xs] of [...t.activityRun].sort()) row(`${type}: started → completed`, p, xs);
