@@ -97,9 +97,11 @@ export function freshScrapeOptions<T extends { maxAge?: number }>(pipeline: Pipe
   return { scrapeOptions: { ...(scrapeOptions ?? ({} as T)), maxAge: 0 } };
 }
 
-export function webhookFor(pipeline: PipelineRuntime): { url: string; metadata: Record<string, string>; events: Array<'started' | 'completed' | 'failed'> } | undefined {
+export function webhookFor(pipeline: PipelineRuntime): { url: string; metadata: Record<string, string>; events: Array<'completed' | 'failed'> } | undefined {
   const url = pipeline.state.config.webhookUrl;
   if (!url) return undefined;
-  // Only job-level events: page events would grow history with pages (principle 4).
-  return { url, metadata: { workflowId: pipeline.workflowId(), runId: pipeline.state.runId }, events: ['started', 'completed', 'failed'] };
+  // Only the job's end: page events would grow history with pages (principle 4), and `started`
+  // tells the run nothing its start's answer did not, at the cost of a signal and a workflow
+  // task each, which come while a burst of runs is still starting.
+  return { url, metadata: { workflowId: pipeline.workflowId(), runId: pipeline.state.runId }, events: ['completed', 'failed'] };
 }
