@@ -31,7 +31,13 @@ const SELF = fileURLToPath(import.meta.url);
  * tsx), less --cpu-prof and its options: a profile run profiles the service, not the site.
  */
 export function startSiteProcess(kind: SiteKind, pages: number): Promise<SiteProcess> {
-  const flags = process.execArgv.filter((f) => !f.startsWith('--cpu-prof'));
+  const flags: string[] = [];
+  for (let i = 0; i < process.execArgv.length; i++) {
+    const flag = process.execArgv[i];
+    if (!flag.startsWith('--cpu-prof')) flags.push(flag);
+    // `--cpu-prof-dir dir` (and -name, -interval) takes the next argument as its value.
+    else if (flag !== '--cpu-prof' && !flag.includes('=')) i++;
+  }
   const child = spawn(process.execPath, [...flags, SELF, kind, String(pages)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiting: Array<(cpuUs: number) => void> = [];
   return new Promise((resolve, reject) => {
