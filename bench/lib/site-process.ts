@@ -39,14 +39,18 @@ export function startSiteProcess(kind: SiteKind, pages: number): Promise<SitePro
     else if (flag !== '--cpu-prof' && !flag.includes('=')) i++;
   }
   const child = spawn(process.execPath, [...flags, SELF, kind, String(pages)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const waiting: Array<(cpuUs: number) => void> = [];
+  const waiting: Array<{ answer: (cpuUs: number) => void; fail: (err: Error) => void }> = [];
+  // A site that dies fails the figures asked of it, rather than leaving the bench waiting.
+  child.once('exit', (code, signal) => {
+    for (const w of waiting.splice(0)) w.fail(new Error(`${kind} site process exited (${signal ?? `code ${code}`})`));
+  });
   return new Promise((resolve, reject) => {
     const failed = (code: number | null) => reject(new Error(`${kind} site process exited (code ${code}) before listening`));
     child.once('error', reject);
     child.once('exit', failed);
     child.on('message', (msg: FromSite) => {
       if ('cpuUs' in msg) {
-        waiting.shift()?.(msg.cpuUs);
+        waiting.shift()?.answer(msg.cpuUs);
         return;
       }
       child.off('exit', failed);
@@ -54,8 +58,9 @@ export function startSiteProcess(kind: SiteKind, pages: number): Promise<SitePro
         url: msg.url,
         pageBytes: msg.pageBytes,
         pid: child.pid ?? -1,
-        cpuMs: () => new Promise((answer) => {
-          waiting.push((us) => answer(us / 1000));
+        cpuMs: () => new Promise((answer, fail) => {
+          if (!child.connected) return fail(new Error(`${kind} site process is gone`));
+          waiting.push({ answer: (us) => answer(us / 1000), fail });
           child.send('cpu');
         }),
         close: () => stop(child),
