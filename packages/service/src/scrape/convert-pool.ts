@@ -37,8 +37,8 @@ export const INLINE_BELOW_CHARS = 2048;
 /**
  * Pages a thread holds at once. With the next page already in its port, a thread that finishes
  * one goes on to it instead of sleeping until the event loop answers and sends another: 15 KB
- * pages scraped 16 at a time on the 2-core VM took about 0.05 ms less CPU each (of 0.55) with 2
- * than with 1, and no fewer pages a second; 3 and 4 did no better.
+ * pages scraped 16 at a time on the 2-core VM, 1 and 2 alternating in one process, took 0.02-0.05
+ * ms less CPU each (of 0.53-0.57) with 2, at no fewer pages a second; 3 and 4 did no better.
  */
 export const PAGES_PER_THREAD = 2;
 
