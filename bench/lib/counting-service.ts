@@ -29,10 +29,16 @@ export interface TrafficSnapshot {
   rateLimited: number;
 }
 
-export interface CountingService {
+/** What the service needs of the site it crawls: its origin, and stopping it with the service. */
+export interface SiteHandle {
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface CountingService<S extends SiteHandle = DemoSite> {
   url: string;
   siteUrl: string;
-  site: DemoSite;
+  site: S;
   apiKey: string;
   webhookSecret: string;
   team: TeamConfig;
@@ -68,8 +74,12 @@ export function diff(after: TrafficSnapshot, before: TrafficSnapshot): TrafficSn
 }
 
 export async function startCountingService(options: CountingServiceOptions): Promise<CountingService> {
+  return startCountingServiceFor(await startDemoSite({ pages: options.pages }), options);
+}
+
+/** The same service in front of a site started elsewhere (another process); closing it closes the site too. */
+export async function startCountingServiceFor<S extends SiteHandle>(site: S, options: Pick<CountingServiceOptions, 'concurrency'>): Promise<CountingService<S>> {
   const team: TeamConfig = { ...defaultLocalTeam(), concurrency: options.concurrency ?? 10, credits: 100_000_000 };
-  const site = await startDemoSite({ pages: options.pages });
   const app = createServiceApp({ teams: [team], scrapeEngine: createHttpScrapeEngine({ cache: false }), logger: silentLogger });
 
   let requests = 0;

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { convertHtml, normalizeOptions } from '../src/scrape/index.js';
-import { ConvertPool, defaultThreads, INLINE_BELOW_CHARS } from '../src/scrape/convert-pool.js';
+import { ConvertPool, defaultThreads, INLINE_BELOW_CHARS, PAGES_PER_THREAD } from '../src/scrape/convert-pool.js';
 import { htmlOptions } from '../src/scrape/html.js';
 
 const DIR = new URL('./fixtures/markdown/', import.meta.url);
@@ -137,6 +137,34 @@ describe('markdown quality', () => {
         order.push(i);
       })));
       assert.deepEqual(order, [0, 1, 2, 3, 4, 5]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a thread given several pages at once converts each as the event loop does; one that dies fails the pages it holds, not those waiting', async () => {
+    const names = ['tables', 'code', 'lists', 'links-images', 'article', 'reference'];
+    const pages = names.map((name) => readFileSync(new URL(`${name}.html`, DIR), 'utf8').padEnd(4096, ' '));
+    let pool = new ConvertPool(1);
+    try {
+      const threaded = await Promise.all(pages.map((html) => pool.convert(html, PAGE, htmlOptions(options))));
+      threaded.forEach((content, i) => assert.equal(content.markdown, convertHtml(pages[i], PAGE, options).markdown, names[i]));
+    } finally {
+      await pool.close();
+    }
+    pool = new ConvertPool(1);
+    try {
+      const results = pages.slice(0, PAGES_PER_THREAD + 1).map((html) => pool.convert(html, PAGE, htmlOptions(options)).then(
+        (content) => content.markdown,
+        (err: Error) => err,
+      ));
+      // The thread holds the first pages; the last waits in the pool for a free one.
+      const { slots } = pool as unknown as { slots: Array<{ worker: { terminate(): Promise<number> } }> };
+      assert.equal(slots.length, 1);
+      await slots[0].worker.terminate();
+      const settled = await Promise.all(results);
+      for (const held of settled.slice(0, PAGES_PER_THREAD)) assert.match(String(held), /HTML conversion thread exited/);
+      assert.equal(settled[PAGES_PER_THREAD], convertHtml(pages[PAGES_PER_THREAD], PAGE, options).markdown);
     } finally {
       await pool.close();
     }

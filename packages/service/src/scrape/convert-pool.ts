@@ -27,11 +27,20 @@ interface Task {
 
 interface Slot {
   worker: Worker;
-  task: Task | null;
+  /** Pages sent to the thread and not yet answered, oldest first (a thread answers in order). */
+  tasks: Task[];
 }
 
 /** Smaller pages convert in the event loop: below this, posting to a thread costs more than it saves. */
 export const INLINE_BELOW_CHARS = 2048;
+
+/**
+ * Pages a thread holds at once. With the next page already in its port, a thread that finishes
+ * one goes on to it instead of sleeping until the event loop answers and sends another: 15 KB
+ * pages scraped 16 at a time on the 2-core VM, 1 and 2 alternating in one process, took 0.02-0.05
+ * ms less CPU each (of 0.53-0.57) with 2, at no fewer pages a second; 3 and 4 did no better.
+ */
+export const PAGES_PER_THREAD = 2;
 
 // Sources run under tsx (.ts); the published package runs lib/ (.js).
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
@@ -84,11 +93,13 @@ export class ConvertPool {
 
   private dispatch(): void {
     while (this.queue.length > 0) {
-      let slot = this.slots.find((s) => s.task === null);
-      if (!slot && this.slots.length < this.size) slot = this.spawn();
-      if (!slot) return;
+      // The thread holding the fewest pages; a new thread while every one holds some.
+      let slot: Slot | undefined;
+      for (const s of this.slots) if (!slot || s.tasks.length < slot.tasks.length) slot = s;
+      if ((!slot || slot.tasks.length > 0) && this.slots.length < this.size) slot = this.spawn();
+      if (!slot || slot.tasks.length >= PAGES_PER_THREAD) return;
       const task = this.queue.shift()!;
-      slot.task = task;
+      slot.tasks.push(task);
       slot.worker.postMessage(task.request);
     }
   }
@@ -96,23 +107,21 @@ export class ConvertPool {
   private spawn(): Slot {
     const worker = startWorker();
     worker.unref();
-    const slot: Slot = { worker, task: null };
+    const slot: Slot = { worker, tasks: [] };
     worker.on('message', (res: ConvertResponse) => {
-      const task = slot.task;
-      slot.task = null;
+      const task = slot.tasks.shift();
       if (task) {
         if (res.error) task.reject(toError(res.error));
         else task.resolve({ ...res.content!, rawHtml: task.request.html });
       }
       this.dispatch();
     });
-    // A thread that dies fails its page, not the pool: the slot is dropped and replaced on demand.
+    // A thread that dies fails its pages, not the pool: the slot is dropped and replaced on demand.
     const drop = (err: Error) => {
       const index = this.slots.indexOf(slot);
       if (index < 0) return;
       this.slots.splice(index, 1);
-      slot.task?.reject(err);
-      slot.task = null;
+      for (const task of slot.tasks.splice(0)) task.reject(err);
       if (!this.closed) this.dispatch();
     };
     worker.on('error', drop);
@@ -127,7 +136,7 @@ export class ConvertPool {
     const stopped = new Error('HTML conversion pool closed');
     for (const task of this.queue.splice(0)) task.reject(stopped);
     const slots = this.slots.splice(0);
-    for (const slot of slots) slot.task?.reject(stopped);
+    for (const slot of slots) for (const task of slot.tasks.splice(0)) task.reject(stopped);
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 }
