@@ -42,6 +42,7 @@ import { bytes, fixed, int, ratio, seconds } from './lib/stats.js';
 import { printTable } from './lib/table.js';
 import { startBenchTemporal, type BenchTemporal } from './lib/temporal.js';
 import { spawnWorker, type WorkerProcess } from './lib/worker-process.js';
+import { localActivities } from '../test/helpers/local-activities.js';
 import { allowPrivateHostnames, allowPrivateHosts } from '../test/helpers/private-hosts.js';
 
 /** The hand loop's sleep when a status page brings nothing new (as in pipeline-vs-direct). */
@@ -435,35 +436,28 @@ function addTimings(t: Timings, history: History, jobCompletedAt: number, phaseS
   let signalled = false;
   let collected = false;
   let firstTask = true;
+  /** When the run's first workflow task started; NaN before it, and after it completed. */
   let firstTaskStarted = Number.NaN;
-  let firstStartedAt = Number.NaN;
   for (const e of history.events ?? []) {
     const id = Number(e.eventId);
     const time = eventMs(e);
     if (e.workflowExecutionStartedEventAttributes) t.startToStarted.push(time - phaseStart);
-    const marker = e.markerRecordedEventAttributes;
-    if (marker?.markerName === 'core_local_activity' && Number.isFinite(firstStartedAt)) {
-      // The marker's data (sdk-core's LocalActivityMarkerData as JSON): complete_time is the
-      // task's start plus the activity's run time; original_schedule_time is the worker's clock.
-      const data = JSON.parse(Buffer.from(marker.details?.data?.payloads?.[0]?.data ?? new Uint8Array()).toString('utf8') || '{}') as { activity_type?: string; complete_time?: unknown; original_schedule_time?: unknown };
-      const scheduled = timeOf(data.original_schedule_time);
-      const completed = timeOf(data.complete_time);
-      if (/^start/.test(data.activity_type ?? '') && Number.isFinite(scheduled) && Number.isFinite(completed)) {
-        t.firstTaskToStart.push(scheduled - firstStartedAt);
-        t.startRun.push(completed - firstStartedAt);
-      }
-      firstStartedAt = Number.NaN;
-    }
     if (e.workflowTaskCompletedEventAttributes && Number.isFinite(firstTaskStarted)) {
       t.firstWorkflowTaskRun.push(time - firstTaskStarted);
       if (Number.isFinite(jobCreatedAt)) t.firstTaskToJob.push(jobCreatedAt - firstTaskStarted);
+      // The job's start: a local activity of that task, recorded as a marker after it.
+      const start = localActivities(history.events).find((call) => /^start/.test(call.type));
+      if (start && Number.isFinite(start.scheduledAt) && Number.isFinite(start.completedAt)) {
+        t.firstTaskToStart.push(start.scheduledAt - firstTaskStarted);
+        t.startRun.push(start.completedAt - firstTaskStarted);
+      }
       firstTaskStarted = Number.NaN;
     }
     if (e.workflowTaskScheduledEventAttributes) at.set(id, { time, type: 'wft' });
     if (e.workflowTaskStartedEventAttributes) {
       const from = at.get(Number(e.workflowTaskStartedEventAttributes.scheduledEventId));
       if (from) (firstTask ? t.firstWorkflowTaskQueue : t.workflowTaskQueue).push(time - from.time);
-      if (firstTask) firstTaskStarted = firstStartedAt = time;
+      if (firstTask) firstTaskStarted = time;
       firstTask = false;
     }
     const scheduled = e.activityTaskScheduledEventAttributes;
@@ -493,16 +487,6 @@ function addTimings(t: Timings, history: History, jobCompletedAt: number, phaseS
       t.completedToSignal.push(time - jobCompletedAt);
     }
   }
-}
-
-/** A protobuf Timestamp as JSON (an RFC 3339 string, or seconds and nanos), epoch ms. */
-function timeOf(t: unknown): number {
-  if (typeof t === 'string') return Date.parse(t);
-  if (t && typeof t === 'object') {
-    const { seconds, nanos } = t as { seconds?: number | string; nanos?: number };
-    return Number(seconds ?? 0) * 1000 + Math.floor((nanos ?? 0) / 1e6);
-  }
-  return Number.NaN;
 }
 
 function percentile(values: number[], p: number): number {

@@ -15,8 +15,16 @@ export interface LocalActivityCall {
   result: unknown;
   /** The summary the workflow gave the call (what the Temporal UI shows). */
   summary: string | undefined;
+  /** When the workflow scheduled it, the worker's clock (epoch ms; NaN if the marker has none). */
+  scheduledAt: number;
+  /** Its workflow task's start plus the activity's run time, as sdk-core records it (epoch ms). */
+  completedAt: number;
   event: HistoryEvent;
 }
+
+/** A protobuf Timestamp in the marker's JSON ({seconds, nanos}), epoch ms. */
+const epochMs = (t: { seconds?: number | string; nanos?: number } | null | undefined): number =>
+  t ? Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : Number.NaN;
 
 const json = (data: Uint8Array | null | undefined): unknown => (data ? JSON.parse(Buffer.from(data).toString('utf8')) : undefined);
 
@@ -26,12 +34,15 @@ export function localActivities(events: HistoryEvent[] | null | undefined, type?
   for (const event of events ?? []) {
     const marker = event.markerRecordedEventAttributes;
     if (marker?.markerName !== LOCAL_ACTIVITY_MARKER) continue;
-    const data = json(marker.details?.data?.payloads?.[0]?.data) as { activity_type?: string; attempt?: number } | undefined;
+    type Time = { seconds?: number | string; nanos?: number } | null;
+    const data = json(marker.details?.data?.payloads?.[0]?.data) as { activity_type?: string; attempt?: number; original_schedule_time?: Time; complete_time?: Time } | undefined;
     const call: LocalActivityCall = {
       type: data?.activity_type ?? '?',
       attempt: data?.attempt ?? 1,
       result: json(marker.details?.result?.payloads?.[0]?.data),
       summary: json(event.userMetadata?.summary?.data) as string | undefined,
+      scheduledAt: epochMs(data?.original_schedule_time),
+      completedAt: epochMs(data?.complete_time),
       event,
     };
     if (type === undefined || call.type === type) calls.push(call);
