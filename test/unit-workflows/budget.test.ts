@@ -49,6 +49,28 @@ describe('budget', () => {
     assert.equal(result.credits.spent, 4);
   });
 
+  test("the UI's stack trace of a waiting run names its wait point, in frames of at most four (workflows/preload.ts)", async () => {
+    const stubs = siteStubs();
+    const result = await wt.with(stubs, async () => {
+      const handle = await wt.env.client.workflow.start<typeof webDataPipeline>('webDataPipeline', {
+        taskQueue: wt.taskQueue,
+        workflowId: 'budget-stack-trace',
+        args: [crawlInput({ budget: { credits: 0, waitForRaiseMs: HOUR } })],
+      });
+      // Time stays still until result() is awaited: the run is in its wait for a raise.
+      let trace = '';
+      await waitFor(async () => (trace = await handle.query<string>('__stack_trace')).includes('creditsAvailable'));
+      // One stack per pending promise, blank-line separated; the SDK's hook takes one or two of the
+      // four frames (two when V8 creates the promise for a `then`).
+      const stacks = trace.split('\n\n').map((stack) => stack.split('\n').filter((line) => line.trim().startsWith('at ')));
+      assert.ok(stacks.some((lines) => lines.some((line) => line.includes('budget.ts'))), trace);
+      assert.ok(stacks.every((lines) => lines.length <= 3), trace);
+      await handle.executeUpdate(raiseBudgetUpdate, { args: [{ credits: 10 }] });
+      return handle.result();
+    });
+    assert.equal(result.status, 'completed');
+  });
+
   test('a raise that is not enough waits for the next one instead of re-reading credits in a loop', async () => {
     // The month's cap is spent, so raising the run's own budget frees nothing. Before the fix the
     // wait re-read the cap at once after every raise; here the 20th read frees the cap, so a loop
