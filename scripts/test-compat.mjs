@@ -104,6 +104,8 @@ try {
   const runFiles = (files) => runTests(files, testEnv);
   code = await runFiles(['test/compat/oss.compat.ts', 'test/compat/crawl-differential.compat.ts']);
   // Last, in a process of its own: it kills the server's API, worker and Redis and starts them again.
+  // Mostly waits (the restarts, the stall time): .ci/run starts the package checks on this line.
+  console.log('test:compat: restart scenarios start');
   const restartCode = await runFiles(['test/compat/restart.compat.ts']);
   code = code || restartCode || fidelityCode;
 } finally {
