@@ -76,7 +76,8 @@ export class HttpScrapeEngine implements ScrapeEngine {
     }
     checkDestination(target, this.config.allowNonLoopback ?? false);
 
-    const key = cacheKey(target.href, opts);
+    // Without a cache no key is looked up or stored: not worth its JSON per page.
+    const key = this.cache ? cacheKey(target.href, opts) : '';
     const cached = this.cachedCopy(key, opts);
     if (cached) return this.outcome(this.fromCache(cached, url, ctx.scrapeId), cached.discoveredLinks, options);
 
