@@ -93,6 +93,11 @@ describe('conversion details', () => {
     assert.equal(m.url, PAGE);
     assert.equal(m.statusCode, 200);
     assert.equal(m.favicon, 'http://127.0.0.1:9/fav.ico');
+    // The page's own members first, in their order; the service's after, a page's url and statusCode in place.
+    assert.deepEqual(Object.keys(m), [
+      'title', 'language', 'author', 'article:tag', 'url', 'statusCode', 'favicon',
+      'sourceURL', 'contentType', 'scrapeId', 'proxyUsed', 'creditsUsed', 'cacheState',
+    ]);
   });
 
   it('decodes declared charsets', async () => {

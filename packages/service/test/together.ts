@@ -47,6 +47,7 @@ import './parse.test.js';
 import './path-filter.test.js';
 import './platform.test.js';
 import './queue-status.test.js';
+import './scrape-abort.test.js';
 import './scrape-engine.test.js';
 import './scrape-html.test.js';
 import './search.test.js';

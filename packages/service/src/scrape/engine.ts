@@ -10,6 +10,7 @@ import { convertPage } from './convert.js';
 import { checkDestination } from './destination.js';
 import { PageFetcher } from './fetch.js';
 import { normalizeOptions, type NormalizedOptions } from './options.js';
+import { ScrapeAbort } from './scrape-abort.js';
 
 export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; WebDataBot/2.0; +https://github.com/webdata-temporal)';
 export const MOBILE_USER_AGENT =
@@ -75,26 +76,27 @@ export class HttpScrapeEngine implements ScrapeEngine {
     }
     checkDestination(target, this.config.allowNonLoopback ?? false);
 
-    const key = cacheKey(target.href, opts);
+    // Without a cache no key is looked up or stored: not worth its JSON per page.
+    const key = this.cache ? cacheKey(target.href, opts) : '';
     const cached = this.cachedCopy(key, opts);
     if (cached) return this.outcome(this.fromCache(cached, url, ctx.scrapeId), cached.discoveredLinks, options);
 
-    // One signal for the fetch and the conversion: the caller's cancellation or our deadline.
-    // (Built by hand: the timer is cleared at once, and nothing stays attached to a job's signal.)
-    const controller = new AbortController();
+    // One cancellation for the fetch and the conversion: the caller's or our deadline. (Built by
+    // hand: the timer is cleared at once, and nothing stays attached to a job's signal.)
+    const cancel = new ScrapeAbort();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort(new Error(`timed out after ${opts.timeoutMs} ms`));
+      cancel.abort(new Error(`timed out after ${opts.timeoutMs} ms`));
     }, opts.timeoutMs);
-    const onCancel = () => controller.abort(ctx.signal?.reason);
+    const onCancel = () => cancel.abort(ctx.signal?.reason);
     if (ctx.signal?.aborted) onCancel();
     else ctx.signal?.addEventListener('abort', onCancel, { once: true });
     try {
       const page = await this.fetcher.fetch(target, {
-        headers: this.requestHeaders(opts), signal: controller.signal, skipTlsVerification: opts.skipTlsVerification,
+        headers: this.requestHeaders(opts), signal: cancel, skipTlsVerification: opts.skipTlsVerification,
       });
-      const converted = await convertPage(page, { sourceURL: url, scrapeId: ctx.scrapeId, signal: controller.signal }, opts, this.pool);
+      const converted = await convertPage(page, { sourceURL: url, scrapeId: ctx.scrapeId, signal: cancel }, opts, this.pool);
       const status = converted.document.metadata.statusCode;
       if (this.cache && opts.storeInCache && status >= 200 && status < 300) {
         const document = { ...converted.document, metadata: { ...converted.document.metadata } };

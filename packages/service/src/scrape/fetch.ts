@@ -5,6 +5,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 import { HttpError } from '../core/http-error.js';
 import { checkDestination, createLookup } from './destination.js';
+import type { Cancellation } from './scrape-abort.js';
 
 export interface FetchedPage {
   status: number;
@@ -17,7 +18,7 @@ export interface FetchedPage {
 
 export interface FetchInit {
   headers: Record<string, string>;
-  signal: AbortSignal;
+  signal: Cancellation;
   skipTlsVerification: boolean;
 }
 
