@@ -13,7 +13,7 @@ export { createWebDataMetrics, withStoreMetrics, combineObservers, WORKFLOW_METR
 export { readOtlpSettings, startTracing, TracingUnavailableError, TRACING_PACKAGES, type OtlpSettings, type Tracing } from './worker/tracing.js';
 export { createWorkerLogger, formatLogLine } from './worker/logging.js';
 export { localActivityTenantInterceptor } from './worker/tenant-labels.js';
-export { readWorkerSettings, WorkerSettingsError, type WorkerSettings } from './config/worker-env.js';
+export { readWorkerSettings, WorkerSettingsError, type WorkerSettings, type WorkflowTaskPollers } from './config/worker-env.js';
 export {
   API_KEY_REF_INTERCEPTOR_PATH, API_KEY_REF_HEADER, createApiKeyRefs, envApiKeyResolver, fileApiKeyResolver, apiKeyEnvName, apiKeyResolverFromSetting,
   ApiKeyResolverError, type ApiKeyResolver, type ApiKeyRefs,

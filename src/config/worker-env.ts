@@ -11,6 +11,9 @@ const positiveInt = (name: string) =>
 const positiveNumber = (name: string) =>
   z.string().regex(/^\d+(\.\d+)?$/, { error: `${name}: must be a number` }).transform(Number).pipe(z.number().positive({ error: `${name}: must be above 0` }));
 
+/** Workflow task polls: scaled by the worker with the server's hints, or at most this many at once. */
+export type WorkflowTaskPollers = 'autoscaling' | number;
+
 const envSchema = z.object({
   WEBDATA_API_URL: z.url({ protocol: /^https?$/, error: 'WEBDATA_API_URL: must be an http(s) URL, e.g. http://127.0.0.1:3002' }),
   WEBDATA_API_KEY: z.string({ error: 'WEBDATA_API_KEY: is required (the service API key)' }).min(1, { error: 'WEBDATA_API_KEY: is required (the service API key)' }),
@@ -25,6 +28,8 @@ const envSchema = z.object({
   WEBDATA_MAX_ACTIVITIES_PER_SECOND: positiveNumber('WEBDATA_MAX_ACTIVITIES_PER_SECOND').optional(),
   WEBDATA_WORKFLOW_THREADS: positiveInt('WEBDATA_WORKFLOW_THREADS').optional(),
   WEBDATA_MAX_CACHED_WORKFLOWS: positiveInt('WEBDATA_MAX_CACHED_WORKFLOWS').optional(),
+  WEBDATA_WORKFLOW_TASK_POLLERS: z.string().regex(/^(autoscaling|[1-9]\d*)$/, { error: 'WEBDATA_WORKFLOW_TASK_POLLERS: must be autoscaling or a whole number of at least 1 (a fixed maximum of polls)' })
+    .transform((value): WorkflowTaskPollers => (value === 'autoscaling' ? 'autoscaling' : Number(value))).optional(),
   WEBDATA_FOLLOW_MAX_IDLE_MS: positiveInt('WEBDATA_FOLLOW_MAX_IDLE_MS').optional(),
   WEBDATA_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   WEBDATA_API_TIMEOUT_MS: positiveInt('WEBDATA_API_TIMEOUT_MS').optional(),
@@ -84,6 +89,8 @@ export interface WorkerSettings {
    * runs are open at once than fit: see docs/benchmarks.md, "Many pipelines on one worker".
    */
   maxCachedWorkflows?: number;
+  /** How the worker polls for workflow tasks (WEBDATA_WORKFLOW_TASK_POLLERS): see WebDataWorkerOptions.workflowTaskPollers. */
+  workflowTaskPollers?: WorkflowTaskPollers;
   /**
    * Longest pause (ms) between two status reads of a job's follower while reads bring little
    * (default 1,000): longer sends fewer requests for slow jobs, shorter sees a job's end sooner.
@@ -153,6 +160,7 @@ export function readWorkerSettings(env: NodeJS.ProcessEnv = process.env): Worker
     maxTaskQueueActivitiesPerSecond: e.WEBDATA_MAX_ACTIVITIES_PER_SECOND,
     workflowThreads: e.WEBDATA_WORKFLOW_THREADS,
     maxCachedWorkflows: e.WEBDATA_MAX_CACHED_WORKFLOWS,
+    workflowTaskPollers: e.WEBDATA_WORKFLOW_TASK_POLLERS,
     followMaxIdleMs: e.WEBDATA_FOLLOW_MAX_IDLE_MS,
     workflowBundlePath: e.WEBDATA_WORKFLOW_BUNDLE,
     apiTimeoutMs: e.WEBDATA_API_TIMEOUT_MS,

@@ -8,7 +8,7 @@ import { WebDataClient } from 'webdata-client';
 import type { PrivateAddressOption } from 'webdata-contract';
 import { createActivities } from '../activities/index.js';
 import { API_KEY_REF_INTERCEPTOR_PATH, apiKeyResolverFromSetting, createApiKeyRefs, type ApiKeyResolver } from '../keys/index.js';
-import { readWorkerSettings, WorkerSettingsError, type WorkerSettings } from '../config/worker-env.js';
+import { readWorkerSettings, WorkerSettingsError, type WorkerSettings, type WorkflowTaskPollers } from '../config/worker-env.js';
 import { workflowBundlerOptions } from './bundler-options.js';
 import { createWorkerLogger, formatLogLine } from './logging.js';
 import { combineObservers, createWebDataMetrics, WEBDATA_HISTOGRAM_BUCKETS, withStoreMetrics, WORKFLOW_METRICS_PATH, type WebDataMetrics } from './metrics.js';
@@ -53,6 +53,16 @@ export interface WebDataWorkerOptions {
   workflowThreads?: number;
   /** Runs in the sticky cache (WorkerOptions.maxCachedWorkflows); default the SDK's (from the heap size). */
   maxCachedWorkflows?: number;
+  /**
+   * How the worker polls for workflow tasks (WorkerOptions.workflowTaskPollerBehavior). Default
+   * `autoscaling`: the SDK's own default is at most 10 polls, of which only a fifth (2) ask for
+   * new runs' first tasks, and a task queue has 4 partitions on a default server, so in a burst of
+   * starts some first tasks waited in a partition no poll was on: up to 4 s, where the others
+   * waited at most 2 (bench/many-pipelines.ts, 100 runs at once). Autoscaling polls as the
+   * server's backlog hints ask. A number: at most that many polls at once, the SDK's way. A
+   * worker given `maxConcurrentWorkflowTaskPolls` or a poller behaviour in `overrides` keeps it.
+   */
+  workflowTaskPollers?: WorkflowTaskPollers;
   collectPageSize?: number;
   /** Longest pause between a job follower's status reads (ActivityDeps.followMaxIdleMs). */
   followMaxIdleMs?: number;
@@ -122,6 +132,7 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
     maxTaskQueueActivitiesPerSecond: options.maxTaskQueueActivitiesPerSecond,
     ...(options.workflowThreads ? { workflowThreadPoolSize: options.workflowThreads } : {}),
     ...(options.maxCachedWorkflows ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
+    ...(options.overrides?.maxConcurrentWorkflowTaskPolls === undefined ? { workflowTaskPollerBehavior: workflowTaskPollerBehavior(options.workflowTaskPollers ?? 'autoscaling') } : {}),
     ...(options.deployment ? {
       workerDeploymentOptions: {
         useWorkerVersioning: true,
@@ -135,6 +146,11 @@ export async function createWebDataWorker(options: WebDataWorkerOptions): Promis
     sinks: { ...(metrics?.workflowSinks ?? workflowMetricsSinks(noopMetricMeter)), ...options.overrides?.sinks },
     interceptors: { ...interceptors, ...(keyModules ? { workflowModules: keyModules } : {}), activity: [...(interceptors?.activity ?? []), keyRefs.activityInterceptor, localActivityTenantInterceptor] },
   });
+}
+
+/** The SDK's poller behaviour for a WEBDATA_WORKFLOW_TASK_POLLERS value. */
+function workflowTaskPollerBehavior(pollers: WorkflowTaskPollers): NonNullable<WorkerOptions['workflowTaskPollerBehavior']> {
+  return pollers === 'autoscaling' ? { type: 'autoscaling' } : { type: 'simple-maximum', maximum: pollers };
 }
 
 /**
@@ -178,6 +194,7 @@ export async function createWorkerFromEnv(env: NodeJS.ProcessEnv = process.env):
     maxTaskQueueActivitiesPerSecond: settings.maxTaskQueueActivitiesPerSecond,
     workflowThreads: settings.workflowThreads,
     maxCachedWorkflows: settings.maxCachedWorkflows,
+    workflowTaskPollers: settings.workflowTaskPollers,
     collectPageSize: settings.collectPageSize,
     followMaxIdleMs: settings.followMaxIdleMs,
     robotsUserAgent: settings.robotsUserAgent,
@@ -266,7 +283,7 @@ type PollerOptions = { type: string; maximum?: number };
 /** One line of the worker's effective slots, cache and pollers (`activities 100, workflow tasks 40, ...`). */
 export function describeConcurrency(options: Worker['options']): string {
   const slots = (s: SlotOptions) => (s.type === 'fixed-size' ? String(s.numSlots) : s.type);
-  const pollers = (p: PollerOptions) => (p.type === 'simple-maximum' ? String(p.maximum) : p.type);
+  const pollers = (p: PollerOptions) => (p.type === 'simple-maximum' ? String(p.maximum) : p.type === 'autoscaling' ? `autoscaling up to ${p.maximum}` : p.type);
   const tuner = options.tuner as unknown as { activityTaskSlotSupplier: SlotOptions; workflowTaskSlotSupplier: SlotOptions };
   return [
     `activities ${slots(tuner.activityTaskSlotSupplier)}`,

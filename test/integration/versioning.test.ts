@@ -16,7 +16,7 @@ import type { MapToStoreResult } from '../../src/activities/types.js';
 import { getProgress, raiseBudget, startPipeline } from '../../src/client/pipeline.js';
 import { deleteSchedule, schedulePipeline } from '../../src/client/schedules.js';
 import type { PipelineInput } from '../../src/workflows/input.js';
-import { createWebDataWorker } from '../../src/worker/worker.js';
+import { createWebDataWorker, describeConcurrency } from '../../src/worker/worker.js';
 import { startTestTemporal } from '../helpers/temporal.js';
 
 const DEPLOYMENT = 'webdata-test';
@@ -62,6 +62,8 @@ describe('versioning', () => {
       deployment: { deploymentName: DEPLOYMENT, buildId },
       overrides: { workflowsPath: fileURLToPath(new URL(`./versioning/workflows-${buildId}.ts`, import.meta.url)), activities },
     });
+    // Each build's worker polls for workflow tasks as the package's workers do by default.
+    assert.equal(describeConcurrency(worker.options).split(', ').find((part) => part.startsWith('workflow task pollers')), 'workflow task pollers autoscaling up to 100');
     workers.push({ worker, running: worker.run() });
   }
 

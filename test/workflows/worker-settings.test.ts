@@ -46,6 +46,16 @@ test('worker settings: WEBDATA_WORKFLOW_THREADS is a whole number ≥ 1; unset k
   assert.throws(() => readWorkerSettings({ ...base, WEBDATA_WORKFLOW_THREADS: '0' }), (err: Error) => err.message.startsWith('WEBDATA_WORKFLOW_THREADS: must be at least 1'));
 });
 
+test('worker settings: WEBDATA_WORKFLOW_TASK_POLLERS is autoscaling or a whole number ≥ 1; unset leaves the worker its default', () => {
+  const base = { WEBDATA_API_URL: 'http://127.0.0.1:3002', WEBDATA_API_KEY: 'wd-secret-key-123' };
+  assert.equal(readWorkerSettings(base).workflowTaskPollers, undefined);
+  assert.equal(readWorkerSettings({ ...base, WEBDATA_WORKFLOW_TASK_POLLERS: 'autoscaling' }).workflowTaskPollers, 'autoscaling');
+  assert.equal(readWorkerSettings({ ...base, WEBDATA_WORKFLOW_TASK_POLLERS: '20' }).workflowTaskPollers, 20);
+  for (const bad of ['0', 'auto', '-1', '2.5']) {
+    assert.throws(() => readWorkerSettings({ ...base, WEBDATA_WORKFLOW_TASK_POLLERS: bad }), (err: Error) => err.message === 'WEBDATA_WORKFLOW_TASK_POLLERS: must be autoscaling or a whole number of at least 1 (a fixed maximum of polls)', bad);
+  }
+});
+
 test('worker settings: WEBDATA_MAX_CACHED_WORKFLOWS and WEBDATA_FOLLOW_MAX_IDLE_MS are whole numbers ≥ 1; unset keeps the defaults', () => {
   const base = { WEBDATA_API_URL: 'http://127.0.0.1:3002', WEBDATA_API_KEY: 'wd-secret-key-123' };
   assert.equal(readWorkerSettings(base).maxCachedWorkflows, undefined);
