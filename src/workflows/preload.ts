@@ -19,10 +19,10 @@ export const WORKFLOW_STACK_FRAMES = 4;
 
 // The SDK's promise hook builds a stack trace for every promise a run creates (for the UI's stack
 // trace query), and V8 walks as many frames as the sandbox's Error.stackTraceLimit asks: at Node's
-// 10, that walk was a quarter of a whole run's workflow-thread time (bench/workflow-eval.ts). Four
-// frames still name the run's own wait points in that query (the hook's two frames, then e.g.
-// `waitForJob` and its caller) and the throw site and two callers of an error thrown in workflow
-// code. Set before the SDK freezes the context's globals, so every run of this bundle has it.
+// 10, that walk was a fifth of a whole run's workflow-thread time (bench/workflow-eval.ts). Four
+// frames still name the run's own wait points in that query (the hook takes one or two, then e.g.
+// `waitForJob` and its caller) and the throw site and three callers of an error thrown in
+// workflow code. Set before the SDK freezes the context's globals, so every run of this bundle has it.
 Error.stackTraceLimit = WORKFLOW_STACK_FRAMES;
 
 const warm = z.strictObject({ url: z.string().min(1), n: z.number().int().default(1) }).optional();
