@@ -51,6 +51,7 @@ export const SETTINGS: readonly EnvVariable[] = [
   { name: 'WEBDATA_MAX_CONCURRENT_WORKFLOW_TASKS', default: 'the SDK\'s', meaning: 'Workflow tasks one worker runs at once.', readers: ['worker'] },
   { name: 'WEBDATA_MAX_ACTIVITIES_PER_SECOND', default: 'no limit', meaning: 'Activities per second across the whole task queue, so that many workers together keep to the service\'s rate limit. Job starts are local activities and are not counted: a 429 on a start is retried after the service\'s `Retry-After`.', readers: ['worker'] },
   { name: 'WEBDATA_WORKFLOW_THREADS', default: '1 (the SDK\'s)', meaning: 'Threads that run workflow code.', readers: ['worker'] },
+  { name: 'WEBDATA_WORKFLOW_TASK_POLLERS', default: '`autoscaling` (also `webdata dev`)', meaning: 'How the worker polls for workflow tasks: `autoscaling` (up to 100 polls, as the server\'s backlog asks) or a whole number of at least 1, a fixed maximum (the SDK\'s default is 10, of which a fifth ask for new runs).', readers: ['worker'] },
   { name: 'WEBDATA_MAX_CACHED_WORKFLOWS', default: 'the SDK\'s, from the heap', meaning: 'Runs kept in the worker\'s sticky cache; bounds its memory when many runs are open at once.', readers: ['worker'] },
   { name: 'WEBDATA_FOLLOW_MAX_IDLE_MS', default: '1000', meaning: 'Longest pause between two status reads of a job\'s follower while the reads bring little.', readers: ['worker'] },
   { name: 'WEBDATA_COLLECT_PAGE_SIZE', default: '100', meaning: 'Items per status page when collecting a job\'s results.', readers: ['worker'] },
